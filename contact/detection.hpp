@@ -1,0 +1,57 @@
+#pragma once
+/// @file
+/// Contact detection: a broad phase (sweep and prune on bounding boxes, cost about linear in the
+/// number of bodies for scenes of similar-size bodies) and a narrow phase per shape pair:
+///  - polyhedron–polyhedron: separating-axis test over face normals and edge–edge cross
+///    products; for a face–face configuration the two faces are clipped on the common plane
+///    (Sutherland–Hodgman) and every vertex of the intersection polygon is a contact point;
+///    edge–edge and vertex–face configurations give one point;
+///  - polyhedron–sphere, sphere–sphere: closest points, one contact point.
+/// Each contact point lies midway between the two surfaces; its frame follows conventions C1
+/// (n from a to b) and its gap C2. Pairs of two non-movable bodies (fixed or driven) are
+/// skipped. Points whose gap exceeds the alert distance are dropped.
+///
+/// The output is sorted by (a, b, feature), so it does not depend on the broad phase order.
+
+#include "contact/shape.hpp"
+#include "nscd/core/math.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nscd::contact {
+
+/// Pose of a body frame B in the world: p_WB (origin = centre of mass) and q_WB.
+struct Pose {
+  Vec3 p_WB = Vec3::Zero();
+  Quat q_WB = Quat::Identity();
+};
+
+/// One contact point between bodies a < b.
+struct ContactPoint {
+  int a = 0;                 // body index
+  int b = 0;                 // body index, a < b
+  Vec3 p_W = Vec3::Zero();   // point midway between the surfaces [m]
+  Mat3 R_WC = Mat3::Identity();  // columns (n, t1, t2), n from a to b
+  double gap = 0.0;          // signed distance along n [m], > 0 separated
+  std::uint64_t feature = 0; // identifies the contact within the pair (features of a and b
+                             // and the polygon vertex) so that it persists across steps
+};
+
+/// Detects every contact point with gap ≤ alert_distance.
+/// @param shapes   shape of each body (index = body index)
+/// @param poses    pose of each body
+/// @param movable  1 if the body moves under the dynamics (rigid), 0 for fixed or driven bodies
+/// @param alert_distance [m], ≥ 0
+/// @param out      cleared, then filled sorted by (a, b, feature)
+void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
+                     std::span<const std::uint8_t> movable, double alert_distance,
+                     std::vector<ContactPoint>& out);
+
+/// Narrow phase of one pair, appending to `out` (unsorted); exposed for tests.
+/// @pre a < b.
+void collide_pair(const Shape& shape_a, const Pose& pose_a, int a, const Shape& shape_b,
+                  const Pose& pose_b, int b, double alert_distance, std::vector<ContactPoint>& out);
+
+}  // namespace nscd::contact

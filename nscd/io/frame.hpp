@@ -1,0 +1,63 @@
+#pragma once
+/// @file
+/// What one output time writes (interface.md §4), as plain data filled by the stepper and
+/// written by output_writer.hpp. Keeping it free of Model/State lets the writers be tested alone.
+
+#include "nscd/core/math.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nscd::io {
+
+/// Bodies as one polygon/polyhedron mesh in the current configuration.
+struct BodyMeshFrame {
+  std::vector<Vec3> points;          // current positions [m]
+  std::vector<Vec3> velocity;        // per point [m/s]
+  std::vector<Vec3> displacement;    // per point, from the initial configuration [m]
+  /// cells: VTK cell type and point indices (VTK_POLYGON = 7 for rigid faces, VTK_HEXAHEDRON =
+  /// 12, VTK_TETRA = 10 for finite-element meshes)
+  std::vector<int> cell_types;
+  std::vector<std::vector<int>> cells;
+  std::vector<int> cell_body_id;     // per cell
+  std::vector<int> cell_model;       // per cell, BodyModel as int
+};
+
+/// Active contacts at one output time.
+struct ContactFrame {
+  std::vector<Vec3> points;          // [m]
+  std::vector<Vec3> normal;          // unit, from a to b
+  std::vector<Vec3> reaction;        // force on b, world frame, impulse / h [N]
+  std::vector<double> normal_force;  // [N]
+  std::vector<double> tangential_force;  // norm [N]
+  std::vector<double> gap;           // [m]
+  std::vector<int> status;           // 0 open, 1 stick, 2 slip
+  std::vector<int> body_a, body_b;
+};
+
+/// One row of history.csv.
+struct HistoryRow {
+  long step = 0;
+  double time = 0, kinetic_energy = 0, potential_energy = 0;
+  int n_contacts = 0, solver_iterations = 0;
+  double solver_error = 0;
+  int inner_iterations = 0;
+  double wall_seconds = 0;
+};
+
+/// One row of bodies.csv.
+struct BodyRow {
+  std::string body;
+  Vec3 x = Vec3::Zero();
+  Quat q = Quat::Identity();
+  Vec3 v = Vec3::Zero(), w = Vec3::Zero();
+};
+
+/// One row of probes.csv.
+struct ProbeRow {
+  std::string probe;
+  Vec3 x = Vec3::Zero();   // current position [m]
+  Vec3 u = Vec3::Zero();   // displacement from the initial configuration [m]
+};
+
+}  // namespace nscd::io

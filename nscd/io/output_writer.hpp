@@ -1,0 +1,61 @@
+#pragma once
+/// @file
+/// The output directory of a run (interface.md §4): <name>.pvd, bodies_NNNNNN.vtu,
+/// contacts_NNNNNN.vtp, history.csv, bodies.csv, probes.csv, run.json.
+///
+/// Every file is written completely or not at all: VTK files, the pvd collection and run.json
+/// go to a temporary name and are renamed; CSV files are appended line by line and flushed at
+/// each output time, so a stopped run leaves readable files.
+
+#include "nscd/io/frame.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace nscd::io {
+
+class OutputWriter {
+ public:
+  /// Creates `dir` if needed and starts fresh CSV files with their headers.
+  /// @param vtk, csv  as in the scene's "output" section
+  OutputWriter(std::filesystem::path dir, std::string scene_name, bool vtk, bool csv);
+
+  /// Writes bodies_NNNNNN.vtu and contacts_NNNNNN.vtp (NNNNNN = output index, from 0), appends
+  /// the rows of bodies.csv and probes.csv for time t, and rewrites the pvd collection.
+  void write_output(double t, const BodyMeshFrame& bodies, const ContactFrame& contacts,
+                    const std::vector<BodyRow>& body_rows, const std::vector<ProbeRow>& probe_rows);
+
+  /// Writes fixed.vtu (fixed bodies, written once) and lists it in the pvd at every time.
+  void write_fixed_bodies(const BodyMeshFrame& fixed);
+
+  /// Appends one row of history.csv (flushed at the next output or at close).
+  void append_history(const HistoryRow& row);
+
+  /// Writes run.json atomically.
+  void write_run_json(const nlohmann::json& run) const;
+
+  /// Flushes the CSV files.
+  void flush();
+
+  const std::filesystem::path& dir() const { return m_dir; }
+  int n_outputs() const { return m_n_outputs; }
+
+ private:
+  void write_pvd() const;
+
+  std::filesystem::path m_dir;
+  std::string m_name;
+  bool m_vtk, m_csv;
+  bool m_has_fixed = false;
+  int m_n_outputs = 0;
+  std::vector<double> m_times;
+  std::ofstream m_history, m_bodies, m_probes;
+};
+
+/// Writes `text` to `path` atomically (temporary file in the same folder, then rename).
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace nscd::io

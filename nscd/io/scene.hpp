@@ -1,0 +1,128 @@
+#pragma once
+/// @file
+/// A scene file (interface.md §3) after parsing and validation: plain data, SI units, every
+/// default filled in explicitly. read_scene() is the only producer; build_model() (nscd/step)
+/// turns it into the immutable Model and the initial State.
+
+#include "nscd/core/math.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace nscd::io {
+
+enum class BodyModel { Rigid, Ffr, Tl, Linear, Fixed, Driven };
+
+/// "rigid", "ffr", "tl", "linear", "fixed", "driven".
+const char* to_string(BodyModel model);
+
+struct TimeSettings {
+  double step = 0.0;                     // h [s] > 0
+  double duration = 0.0;                 // [s] > 0
+  std::optional<double> output_interval; // [s]; exclusive with output_every
+  std::optional<int> output_every;       // [steps]; neither given: every step
+};
+
+struct SolverSettings {
+  std::string type = "nlgs";      // nlgs | ccp | lcp
+  double tolerance = 1e-6;        // on the contract's error measure
+  int max_iterations = 1000;
+  double relaxation = 1.0;        // ω ∈ (0, 2)
+  double inner_tolerance = 1e-6;  // FFR/TL inner loop
+  int inner_max_iterations = 50;
+  bool fail_on_divergence = false; // non-convergence stops the run with exit code 3
+};
+
+struct DetectionSettings {
+  std::optional<double> alert_distance;  // [m]; unset: 1e-2 × the smallest body size
+};
+
+struct Material {
+  double density = 0.0;               // [kg/m³] > 0
+  std::optional<double> young;        // [Pa]
+  std::optional<double> poisson;
+  double damping_mass = 0.0;          // Rayleigh α [1/s]
+  double damping_stiffness = 0.0;     // Rayleigh β [s]
+};
+
+/// Contact law between two materials (or the "default" one).
+struct Interaction {
+  std::string material_a, material_b;  // both "default" for the default interaction
+  double friction = 0.0;               // μ ≥ 0
+  double restitution = 0.0;            // Newton e ∈ [0, 1]
+};
+
+struct BoxShape { Vec3 size; };
+struct SphereShape { double radius = 0.0; };
+struct ConvexShape { std::vector<Vec3> vertices; };  // world coordinates as written
+struct MeshShape { std::filesystem::path file; };    // resolved against the scene's folder
+using ShapeSpec = std::variant<BoxShape, SphereShape, ConvexShape, MeshShape>;
+
+/// A prescribed velocity history v(t) (interface.md §3, motion.velocity).
+struct Motion {
+  enum class Type { Constant, Sine, Table };
+  enum class Quantity { Velocity, Acceleration, Displacement };
+  Type type = Type::Constant;
+  Vec3 value = Vec3::Zero();          // constant
+  Vec3 direction = Vec3::UnitX();     // sine, table (unit vector)
+  double amplitude = 0.0;             // sine [m/s]
+  double angular_frequency = 0.0;     // sine [rad/s]
+  double start = 0.0;                 // sine: zero before start [s]
+  double phase = 0.0;                 // sine [rad]
+  Quantity quantity = Quantity::Velocity;  // table
+  double scale = 1.0;                 // table
+  std::vector<double> times, values;  // table, strictly increasing times, as read from the CSV
+  std::filesystem::path file;         // table file (for messages)
+};
+
+struct Body {
+  std::string name;
+  BodyModel model = BodyModel::Rigid;
+  std::string material;
+  ShapeSpec shape;
+  std::optional<std::array<int, 3>> elements;  // box with a finite-element model
+  std::optional<Vec3> position;                // centre of mass [m]
+  Quat orientation = Quat::Identity();
+  Vec3 velocity = Vec3::Zero();
+  Vec3 angular_velocity = Vec3::Zero();
+  std::optional<Motion> motion_velocity;         // driven
+  std::optional<Motion> motion_angular_velocity; // driven, optional
+};
+
+struct Probe {
+  std::string name;
+  std::string body;
+  std::optional<Vec3> point;                          // initial configuration, world
+  std::optional<std::pair<Vec3, Vec3>> region;        // min, max
+};
+
+struct OutputSettings {
+  bool vtk = true;
+  bool csv = true;
+};
+
+struct Scene {
+  std::filesystem::path file;     // as given
+  std::string name;
+  TimeSettings time;
+  double theta = 0.5;             // θ ∈ [0.5, 1]
+  Vec3 gravity = Vec3(0, 0, -9.81);
+  SolverSettings solver;
+  DetectionSettings detection;
+  std::map<std::string, Material> materials;
+  std::vector<Interaction> interactions;
+  std::vector<Body> bodies;
+  std::vector<Probe> probes;
+  OutputSettings output;
+};
+
+/// Reads and validates a scene file.
+/// @throws nscd::InputError naming the file, the JSON path (e.g. `bodies[3].shape.box`), the
+///         line and column where known, and what was expected.
+Scene read_scene(const std::filesystem::path& file);
+
+}  // namespace nscd::io

@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// The Delassus operator W = H M̂⁻¹ Hᵀ (3nc × 3nc), stored as a symmetric block-CSR matrix of
+/// 3×3 blocks: both W_ij and W_ji = W_ijᵀ are stored so that a Gauss–Seidel sweep over row i
+/// visits only the stored blocks of that row. Diagonal blocks are kept apart for the local
+/// solvers. W is never formed densely except on request (tests, small FCLIB problems).
+///
+///  (1) u = W r + q                       (local problem of FCLIB, [Acary et al. 2018])
+///  (2) W_ij = Σ_b G_ib M̂_b⁻¹ G_jbᵀ       (sum over the bodies shared by contacts i and j)
+///
+/// References: [Jean 1999] The non-smooth contact dynamics method, CMAME 177.
+///             [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction.
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace nscd::solvers {
+
+/// One block W_ij of eq. (2), contact indices i, j ∈ [0, nc).
+struct DelassusTriplet {
+  int i = 0;
+  int j = 0;
+  Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
+};
+
+/// Symmetric block-sparse W of 3×3 blocks.
+class DelassusMatrix {
+ public:
+  DelassusMatrix() = default;
+
+  /// Builds W from the blocks W_ij with i ≤ j; repeated (i, j) are summed in input order, so
+  /// the result is deterministic. W_ji = W_ijᵀ is stored too.
+  /// @pre 0 ≤ i ≤ j < nc for every triplet.
+  static DelassusMatrix from_upper_triplets(int nc, const std::vector<DelassusTriplet>& upper);
+
+  /// Builds W from a dense (3nc × 3nc) matrix; 3×3 blocks that are exactly zero are not stored.
+  /// The matrix is used as given (not symmetrised), so FCLIB problems are replayed unchanged.
+  static DelassusMatrix from_dense(const Eigen::MatrixXd& W);
+
+  int nc() const { return m_nc; }
+  /// Diagonal block W_ii.
+  const Eigen::Matrix3d& diag(int i) const { return m_diag[i]; }
+  /// Off-diagonal blocks of block row i: columns and values, in increasing column order.
+  const int* row_cols_begin(int i) const { return m_cols.data() + m_row_start[i]; }
+  const int* row_cols_end(int i) const { return m_cols.data() + m_row_start[i + 1]; }
+  const Eigen::Matrix3d* row_blocks_begin(int i) const { return m_blocks.data() + m_row_start[i]; }
+  /// Calls f(j, W_ij) for every stored off-diagonal block of row i, in increasing j.
+  template <class F>
+  void for_each_offdiag(int i, F&& f) const {
+    for (int k = m_row_start[i]; k < m_row_start[i + 1]; ++k) f(m_cols[k], m_blocks[k]);
+  }
+  /// u = W r. @pre r.size() == 3 nc.
+  Eigen::VectorXd apply(const Eigen::VectorXd& r) const;
+  /// Dense copy (3nc × 3nc), for tests and small problems.
+  Eigen::MatrixXd to_dense() const;
+  /// Number of stored off-diagonal blocks.
+  int n_offdiag() const { return static_cast<int>(m_cols.size()); }
+
+ private:
+  int m_nc = 0;
+  std::vector<Eigen::Matrix3d> m_diag;    // nc
+  std::vector<int> m_row_start{0};        // nc + 1
+  std::vector<int> m_cols;                // off-diagonal column indices, row-major
+  std::vector<Eigen::Matrix3d> m_blocks;  // off-diagonal blocks, aligned with m_cols
+};
+
+}  // namespace nscd::solvers
