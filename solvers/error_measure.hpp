@@ -9,8 +9,8 @@
 ///
 /// and the projection on the Coulomb cone used by every solver:
 ///
-///  (4) P_K(x) = x                                  if ‖x_T‖ ≤ μ x_n
-///             = 0                                  if μ‖x_T‖ ≤ −x_n
+///  (4) P_K(x) = 0                                  if μ‖x_T‖ ≤ −x_n   (tested first, as Siconos)
+///             = x                                  else if ‖x_T‖ ≤ μ x_n
 ///             = (μ‖x_T‖ + x_n)/(μ² + 1) (1, μ x_T/‖x_T‖)   otherwise.
 
 #include "solvers/friction_problem.hpp"

@@ -1,0 +1,95 @@
+#include "solvers/delassus.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace nscd::solvers {
+namespace {
+
+Eigen::Matrix3d block_from(double base) {
+  Eigen::Matrix3d b;
+  b << base, base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7, base + 8;
+  return b;
+}
+
+// three contacts; (0, 2) and (1, 1) repeated, (0, 1) absent; given out of order
+std::vector<DelassusTriplet> sample_triplets() {
+  return {{1, 1, block_from(10)}, {0, 2, block_from(1)},  {0, 0, 4.0 * Eigen::Matrix3d::Identity()},
+          {1, 2, block_from(-5)}, {0, 2, block_from(0.5)}, {1, 1, 2.0 * Eigen::Matrix3d::Identity()},
+          {2, 2, block_from(3)}};
+}
+
+TEST(DelassusTest, TripletsWithDuplicatesMatchHandBuiltDense) {
+  const DelassusMatrix W = DelassusMatrix::from_upper_triplets(3, sample_triplets());
+
+  // the dense matrix written block by block; sums of a few small integers and halves are exact
+  Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(9, 9);
+  expected.block<3, 3>(0, 0) = 4.0 * Eigen::Matrix3d::Identity();
+  expected.block<3, 3>(3, 3) = block_from(10) + 2.0 * Eigen::Matrix3d::Identity();
+  expected.block<3, 3>(6, 6) = block_from(3);
+  expected.block<3, 3>(0, 6) = block_from(1) + block_from(0.5);
+  expected.block<3, 3>(6, 0) = (block_from(1) + block_from(0.5)).transpose();
+  expected.block<3, 3>(3, 6) = block_from(-5);
+  expected.block<3, 3>(6, 3) = block_from(-5).transpose();
+  EXPECT_EQ(W.to_dense(), expected);
+
+  // block-CSR layout: row 2 holds columns 0 and 1 in increasing order, row 0 only column 2
+  EXPECT_EQ(W.nc(), 3);
+  EXPECT_EQ(W.n_offdiag(), 4);
+  EXPECT_EQ(std::vector<int>(W.row_cols_begin(0), W.row_cols_end(0)), std::vector<int>({2}));
+  EXPECT_EQ(std::vector<int>(W.row_cols_begin(1), W.row_cols_end(1)), std::vector<int>({2}));
+  EXPECT_EQ(std::vector<int>(W.row_cols_begin(2), W.row_cols_end(2)), std::vector<int>({0, 1}));
+  std::vector<int> visited;
+  W.for_each_offdiag(2, [&](int j, const Eigen::Matrix3d& block) {
+    visited.push_back(j);
+    EXPECT_EQ(block, (expected.block<3, 3>(6, 3 * j)));
+  });
+  EXPECT_EQ(visited, std::vector<int>({0, 1}));
+}
+
+TEST(DelassusTest, SymmetricWhenDiagonalBlocksAre) {
+  std::vector<DelassusTriplet> triplets = sample_triplets();
+  for (DelassusTriplet& t : triplets) {
+    if (t.i == t.j) t.block = (t.block + t.block.transpose()).eval();
+  }
+  const Eigen::MatrixXd dense = DelassusMatrix::from_upper_triplets(3, triplets).to_dense();
+  // W_ji is stored as the exact transpose of W_ij: bitwise symmetric
+  EXPECT_EQ(dense, dense.transpose());
+}
+
+TEST(DelassusTest, ApplyEqualsDenseProduct) {
+  const DelassusMatrix W = DelassusMatrix::from_upper_triplets(3, sample_triplets());
+  Eigen::VectorXd r(9);
+  r << 0.3, -1.2, 2.5, 0.7, 0.1, -0.4, 1.9, -2.2, 0.05;
+  const Eigen::VectorXd expected = W.to_dense() * r;
+  // entries O(10), ≤ 9 terms of size O(30) per row: both sums agree to a few ulps of 300
+  constexpr double kTol = 1e-12;
+  EXPECT_LE((W.apply(r) - expected).cwiseAbs().maxCoeff(), kTol);
+}
+
+TEST(DelassusTest, FromDenseRoundTripAndSkipsZeroBlocks) {
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(9, 9);
+  dense.block<3, 3>(0, 0) = block_from(1);
+  dense.block<3, 3>(3, 3) = block_from(2);
+  dense(1, 7) = 3.5;  // one non-zero entry in block (0, 2), not mirrored: used as given
+  const DelassusMatrix W = DelassusMatrix::from_dense(dense);
+  EXPECT_EQ(W.to_dense(), dense);
+  EXPECT_EQ(W.n_offdiag(), 1);
+  EXPECT_EQ(W.diag(2), Eigen::Matrix3d::Zero());
+}
+
+TEST(DelassusTest, FromDenseRejectsBadSize) {
+  EXPECT_THROW(DelassusMatrix::from_dense(Eigen::MatrixXd::Zero(4, 4)), std::exception);
+}
+
+TEST(DelassusTest, EmptyMatrix) {
+  const DelassusMatrix W = DelassusMatrix::from_upper_triplets(0, {});
+  EXPECT_EQ(W.nc(), 0);
+  EXPECT_EQ(W.apply(Eigen::VectorXd()).size(), 0);
+}
+
+}  // namespace
+}  // namespace nscd::solvers
