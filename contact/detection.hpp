@@ -45,12 +45,13 @@ struct ContactPoint {
 /// @param movable  1 if the body moves under the dynamics (rigid), 0 for fixed or driven bodies
 /// @param alert_distance [m], ≥ 0
 /// @param out      cleared, then filled sorted by (a, b, feature)
+/// @throws nscd::InputError if the three spans differ in size or alert_distance < 0
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
                      std::vector<ContactPoint>& out);
 
 /// Narrow phase of one pair, appending to `out` (unsorted); exposed for tests.
-/// @pre a < b.
+/// @throws nscd::InputError unless a < b.
 void collide_pair(const Shape& shape_a, const Pose& pose_a, int a, const Shape& shape_b,
                   const Pose& pose_b, int b, double alert_distance, std::vector<ContactPoint>& out);
 

@@ -1,0 +1,117 @@
+#include "contact/detection.hpp"
+
+#include "contact/broad_phase.hpp"
+#include "contact/polyhedron_polyhedron.hpp"
+#include "contact/posed_shapes.hpp"
+#include "contact/sphere_contacts.hpp"
+#include "nscd/core/error.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+
+namespace nscd::contact {
+namespace {
+
+// candidate pairs per narrow-phase task
+constexpr std::size_t kPairGrain = 32;
+
+// per-thread output and clipping buffers
+struct NarrowPhaseLocal {
+  std::vector<ContactPoint> contacts;
+  detail::ClipScratch scratch;
+};
+
+// narrow phase of bodies a < b, dispatched on their shape kinds
+void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int b, double alert,
+                   detail::ClipScratch& scratch, std::vector<ContactPoint>& out) {
+  const bool sphere_a = posed.is_sphere(ia);
+  const bool sphere_b = posed.is_sphere(ib);
+  if (sphere_a && sphere_b) {
+    detail::collide_spheres(posed.sphere(ia), a, posed.sphere(ib), b, alert, out);
+  } else if (sphere_a) {
+    detail::collide_polyhedron_sphere(posed.polyhedron(ib), posed.sphere(ia), a, b, false, alert,
+                                      out);
+  } else if (sphere_b) {
+    detail::collide_polyhedron_sphere(posed.polyhedron(ia), posed.sphere(ib), a, b, true, alert,
+                                      out);
+  } else {
+    detail::collide_polyhedra(posed.polyhedron(ia), a, posed.polyhedron(ib), b, alert, scratch,
+                              out);
+  }
+}
+
+}  // namespace
+
+void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
+                     std::span<const std::uint8_t> movable, double alert_distance,
+                     std::vector<ContactPoint>& out) {
+  NSCD_THROW_UNLESS(shapes.size() == poses.size() && shapes.size() == movable.size(),
+                    "detect_contacts: {} shapes, {} poses and {} movable flags differ in number",
+                    shapes.size(), poses.size(), movable.size());
+  NSCD_THROW_UNLESS(alert_distance >= 0.0, "detect_contacts: alert distance {} must be ≥ 0",
+                    alert_distance);
+  out.clear();
+
+  // world geometry once per body, and boxes inflated by half the alert distance
+  detail::PosedShapes posed;
+  posed.build(shapes, poses);
+  std::vector<detail::Aabb> boxes(shapes.size());
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const detail::Aabb& box = posed.aabb(static_cast<int>(i));
+    boxes[i] = {box.lo.array() - 0.5 * alert_distance, box.hi.array() + 0.5 * alert_distance};
+  }
+
+  // broad phase
+  std::vector<std::pair<int, int>> pairs;
+  detail::sweep_and_prune(boxes, movable, pairs);
+
+  // narrow phase over candidate pairs, one output buffer per thread
+  tbb::enumerable_thread_specific<NarrowPhaseLocal> local;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), kPairGrain),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      NarrowPhaseLocal& mine = local.local();
+                      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+                        const auto [a, b] = pairs[k];
+                        collide_posed(posed, a, b, a, b, alert_distance, mine.scratch,
+                                      mine.contacts);
+                      }
+                    });
+
+  // merge, then sort by (a, b, feature) so the order does not depend on the threads (C6);
+  // compact keys are sorted, so each contact is moved once
+  struct Key {
+    std::uint64_t pair;
+    std::uint64_t feature;
+    std::uint32_t index;
+  };
+  std::vector<ContactPoint> merged;
+  for (const auto& mine : local) merged.insert(merged.end(), mine.contacts.begin(), mine.contacts.end());
+  std::vector<Key> keys(merged.size());
+  for (std::size_t k = 0; k < merged.size(); ++k) {
+    const ContactPoint& cp = merged[k];
+    keys[k] = {(static_cast<std::uint64_t>(cp.a) << 32) | static_cast<std::uint32_t>(cp.b),
+               cp.feature, static_cast<std::uint32_t>(k)};
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    return x.pair < y.pair || (x.pair == y.pair && x.feature < y.feature);
+  });
+  out.reserve(merged.size());
+  for (const Key& key : keys) out.push_back(merged[key.index]);
+}
+
+void collide_pair(const Shape& shape_a, const Pose& pose_a, int a, const Shape& shape_b,
+                  const Pose& pose_b, int b, double alert_distance, std::vector<ContactPoint>& out) {
+  NSCD_THROW_UNLESS(a < b, "collide_pair: body indices {} and {} must satisfy a < b", a, b);
+  const std::array<Shape, 2> shapes = {shape_a, shape_b};
+  const std::array<Pose, 2> poses = {pose_a, pose_b};
+  detail::PosedShapes posed;
+  posed.build(shapes, poses);
+  detail::ClipScratch scratch;
+  collide_posed(posed, 0, 1, a, b, alert_distance, scratch, out);
+}
+
+}  // namespace nscd::contact

@@ -1,0 +1,69 @@
+#pragma once
+/// @file
+/// Shapes placed in the world once per detection call (internal to nscd::contact): polyhedron
+/// vertices p_WV = p_WB + R_WB p_BV, outward face normals n_W = R_WB n_B with plane offsets
+/// n_W · p_WV, the distinct edge directions (the edge–edge axes of the separating-axis test
+/// need one cross product per pair of directions, not per pair of edges), and world AABBs.
+
+#include "contact/detection.hpp"
+#include "contact/shape.hpp"
+
+#include <span>
+#include <vector>
+
+namespace nscd::contact::detail {
+
+/// Axis-aligned box in W [m].
+struct Aabb {
+  Vec3 lo = Vec3::Zero();
+  Vec3 hi = Vec3::Zero();
+};
+
+/// A convex polyhedron in W; the spans point into PosedShapes.
+struct PosedPolyhedron {
+  const ConvexPolyhedron* shape = nullptr;  // topology: faces (CCW loops) and edges
+  std::span<const Vec3> vertices;           // p_WV
+  std::span<const Vec3> normals;            // outward unit face normals in W
+  std::span<const double> offsets;          // n_W · p_WV for the vertices V of each face [m]
+  std::span<const Vec3> directions;         // distinct edge directions in W, unit, either sign
+  std::span<const int> edge_direction;      // per edge, its index into `directions`
+  double radius = 0.0;                      // bounding radius about p_WB [m]
+};
+
+/// A sphere in W.
+struct PosedSphere {
+  Vec3 centre = Vec3::Zero();  // p_WB [m]
+  double radius = 0.0;         // [m]
+};
+
+/// Every body's shape placed at its pose, stored contiguously.
+class PosedShapes {
+ public:
+  /// Places every shape. @pre shapes.size() == poses.size().
+  void build(std::span<const Shape> shapes, std::span<const Pose> poses);
+
+  bool is_sphere(int body) const { return m_bodies[body].is_sphere; }
+  PosedPolyhedron polyhedron(int body) const;
+  PosedSphere sphere(int body) const { return {m_bodies[body].centre, m_bodies[body].radius}; }
+  const Aabb& aabb(int body) const { return m_bodies[body].box; }
+  int size() const { return static_cast<int>(m_bodies.size()); }
+
+ private:
+  struct Body {
+    const ConvexPolyhedron* shape = nullptr;
+    bool is_sphere = false;
+    Vec3 centre = Vec3::Zero();
+    double radius = 0.0;
+    Aabb box;
+    std::size_t first_vertex = 0, first_face = 0, first_direction = 0, first_edge = 0;
+    std::size_t num_directions = 0;
+  };
+  std::vector<Body> m_bodies;
+  std::vector<Vec3> m_vertices;
+  std::vector<Vec3> m_normals;
+  std::vector<double> m_offsets;
+  std::vector<Vec3> m_directions;
+  std::vector<int> m_edge_direction;
+};
+
+}  // namespace nscd::contact::detail
