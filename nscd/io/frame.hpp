@@ -21,6 +21,10 @@ struct BodyMeshFrame {
   std::vector<std::vector<int>> cells;
   std::vector<int> cell_body_id;     // per cell
   std::vector<int> cell_model;       // per cell, BodyModel as int
+  /// finite-element fields (interface.md §4); each is written only when non-empty, and then
+  /// holds one value per point / per cell (zero for rigid bodies)
+  std::vector<Vec3> local_displacement;  // per point, in the body frame [m]
+  std::vector<double> von_mises;         // per cell [Pa]
 };
 
 /// Active contacts at one output time.

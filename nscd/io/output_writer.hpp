@@ -5,7 +5,8 @@
 ///
 /// Every file is written completely or not at all: VTK files, the pvd collection and run.json
 /// go to a temporary name and are renamed; CSV files are appended line by line and flushed at
-/// each output time, so a stopped run leaves readable files.
+/// each output time, so a stopped run leaves readable files. CSV numbers are written in the
+/// shortest decimal form that reads back to the same double (no spaces, no padding).
 
 #include "nscd/io/frame.hpp"
 

@@ -84,8 +84,8 @@ struct Body {
   BodyModel model = BodyModel::Rigid;
   std::string material;
   ShapeSpec shape;
-  std::optional<std::array<int, 3>> elements;  // box with a finite-element model
-  std::optional<Vec3> position;                // centre of mass [m]
+  std::optional<std::array<int, 3>> elements;  // set exactly for a box with a finite-element model
+  std::optional<Vec3> position;                // centre of mass [m]; unset: where the shape is written
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
@@ -107,7 +107,8 @@ struct OutputSettings {
 
 struct Scene {
   std::filesystem::path file;     // as given
-  std::string name;
+  std::string name;               // default: the file's stem
+  std::string description;        // free text, optional
   TimeSettings time;
   double theta = 0.5;             // θ ∈ [0.5, 1]
   Vec3 gravity = Vec3(0, 0, -9.81);

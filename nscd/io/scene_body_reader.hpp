@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// Internal to nscd/io: reading of one `bodies[i]` entry (shape, pose, velocities, prescribed
+/// motion) and its checks against the materials (interface.md §3).
+
+#include "nscd/io/json_reader.hpp"
+#include "nscd/io/scene.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nscd::io::detail {
+
+/// True for the finite-element models (ffr, tl, linear).
+bool is_finite_element(BodyModel model);
+
+/// True for bodies that never respond to forces (fixed, driven).
+bool is_kinematic(BodyModel model);
+
+/// The materials' names, in order.
+std::vector<std::string> material_names(const std::map<std::string, Material>& materials);
+
+/// Reads and checks one body. Files (meshes, motion tables) are resolved against `scene_dir`.
+/// @throws nscd::InputError at the offending path.
+Body read_body(const Value& v, const std::map<std::string, Material>& materials,
+               const std::filesystem::path& scene_dir);
+
+}  // namespace nscd::io::detail

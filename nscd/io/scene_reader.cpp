@@ -1,0 +1,257 @@
+#include "nscd/io/json_reader.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/io/scene_body_reader.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace nscd::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::Value;
+
+using MaterialPair = std::pair<std::string, std::string>;  // sorted
+
+constexpr const char* kDefault = "default";  // material name of the default interaction
+
+MaterialPair sorted_pair(const std::string& a, const std::string& b) {
+  return a < b ? MaterialPair(a, b) : MaterialPair(b, a);
+}
+
+TimeSettings read_time(const Value& v) {
+  v.expect_keys({"step", "duration", "output_interval", "output_every"});
+  TimeSettings t;
+  t.step = v.at("step").positive();
+  t.duration = v.at("duration").positive();
+  if (t.step > t.duration)
+    v.at("step").fail(fmt::format("the step {} is longer than the duration {}", t.step, t.duration));
+  // output: at most one of interval and every
+  const auto interval = v.find("output_interval");
+  const auto every = v.find("output_every");
+  if (interval && every) every->fail("\"output_interval\" and \"output_every\" are exclusive; give one");
+  if (interval) {
+    t.output_interval = interval->number_if([&](double x) { return x >= t.step; },
+                                            fmt::format("an interval ≥ the step {}", t.step));
+  }
+  if (every) t.output_every = every->integer_at_least(1);
+  return t;
+}
+
+double read_theta(const Value& v) {
+  v.expect_keys({"theta"});
+  return v.at("theta").number_in(0.5, 1.0);
+}
+
+SolverSettings read_solver(const Value& v) {
+  v.expect_keys({"type", "tolerance", "max_iterations", "relaxation", "inner_tolerance",
+                 "inner_max_iterations", "fail_on_divergence"});
+  SolverSettings s;
+  if (const auto type = v.find("type")) {
+    const std::vector<std::string> types{"nlgs", "ccp", "lcp"};
+    s.type = types[type->one_of(types)];
+  }
+  if (const auto x = v.find("tolerance")) s.tolerance = x->positive();
+  if (const auto x = v.find("max_iterations")) s.max_iterations = x->integer_at_least(1);
+  if (const auto x = v.find("relaxation"))
+    s.relaxation = x->number_if([](double w) { return w > 0 && w < 2; }, "a number in (0, 2)");
+  if (const auto x = v.find("inner_tolerance")) s.inner_tolerance = x->positive();
+  if (const auto x = v.find("inner_max_iterations")) s.inner_max_iterations = x->integer_at_least(1);
+  if (const auto x = v.find("fail_on_divergence")) s.fail_on_divergence = x->boolean();
+  return s;
+}
+
+DetectionSettings read_detection(const Value& v) {
+  v.expect_keys({"alert_distance"});
+  DetectionSettings d;
+  if (const auto x = v.find("alert_distance")) d.alert_distance = x->non_negative();
+  return d;
+}
+
+Material read_material(const Value& v) {
+  v.expect_keys({"density", "young", "poisson", "damping"});
+  Material m;
+  m.density = v.at("density").positive();
+  if (const auto x = v.find("young")) m.young = x->positive();
+  if (const auto x = v.find("poisson"))
+    m.poisson = x->number_if([](double nu) { return nu > -1 && nu < 0.5; }, "a number in (-1, 0.5)");
+  if (const auto damping = v.find("damping")) {
+    damping->expect_keys({"mass", "stiffness"});
+    if (const auto x = damping->find("mass")) m.damping_mass = x->non_negative();
+    if (const auto x = damping->find("stiffness")) m.damping_stiffness = x->non_negative();
+  }
+  return m;
+}
+
+std::map<std::string, Material> read_materials(const Value& v) {
+  std::map<std::string, Material> materials;
+  for (const auto& [name, value] : v.members()) {
+    if (name == kDefault)
+      value.fail("the name \"default\" is reserved for the default interaction");
+    materials.emplace(name, read_material(value));
+  }
+  if (materials.empty()) v.fail_expected("at least one material");
+  return materials;
+}
+
+// {"materials": ["a", "b"], ...} or {"materials": "default", ...}
+Interaction read_interaction(const Value& v, const std::map<std::string, Material>& materials) {
+  v.expect_keys({"materials", "friction", "restitution"});
+  Interaction in;
+  const Value pair = v.at("materials");
+  constexpr std::string_view kExpected = "a pair of material names [\"a\", \"b\"] or \"default\"";
+  if (pair.json().is_string()) {
+    if (pair.string() != kDefault) pair.fail_expected(kExpected);
+    in.material_a = in.material_b = kDefault;
+  } else {
+    const std::vector<Value> names = pair.items();
+    if (names.size() != 2) pair.fail_expected(kExpected);
+    for (const Value& name : names) {
+      const std::string s = name.string();
+      if (!materials.contains(s))
+        name.fail(fmt::format("unknown material \"{}\"{}", s, detail::did_you_mean(s, detail::material_names(materials))));
+    }
+    in.material_a = names[0].string();
+    in.material_b = names[1].string();
+  }
+  in.friction = v.at("friction").non_negative();
+  if (const auto x = v.find("restitution")) in.restitution = x->number_in(0.0, 1.0);
+  return in;
+}
+
+Probe read_probe(const Value& v, const std::vector<Body>& bodies) {
+  v.expect_keys({"name", "body", "point", "region"});
+  Probe p;
+  p.name = v.at("name").name();
+  const Value body = v.at("body");
+  p.body = body.string();
+  if (std::none_of(bodies.begin(), bodies.end(), [&](const Body& b) { return b.name == p.body; })) {
+    std::vector<std::string> names;
+    for (const Body& b : bodies) names.push_back(b.name);
+    body.fail(fmt::format("unknown body \"{}\"{}", p.body, detail::did_you_mean(p.body, names)));
+  }
+  // exactly one of a point and a region
+  const auto point = v.find("point");
+  const auto region = v.find("region");
+  if (point.has_value() == region.has_value()) v.fail("expected exactly one of \"point\" and \"region\"");
+  if (point) p.point = point->vec3();
+  if (region) {
+    region->expect_keys({"min", "max"});
+    const Vec3 lo = region->at("min").vec3();
+    const Value max = region->at("max");
+    const Vec3 hi = max.vec3_if([&](const Vec3& x) { return (x.array() > lo.array()).all(); },
+                                "3 numbers each greater than the corresponding \"min\"");
+    p.region = std::make_pair(lo, hi);
+  }
+  return p;
+}
+
+OutputSettings read_output(const Value& v) {
+  v.expect_keys({"vtk", "csv"});
+  OutputSettings o;
+  if (const auto x = v.find("vtk")) o.vtk = x->boolean();
+  if (const auto x = v.find("csv")) o.csv = x->boolean();
+  return o;
+}
+
+// names must be unique within a list: the second occurrence fails
+template <class T>
+void check_unique_names(const Value& list, const std::vector<T>& entries, std::string_view what) {
+  std::map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto [it, inserted] = first.emplace(entries[i].name, i);
+    if (!inserted)
+      list.items()[i].at("name").fail(fmt::format("duplicate {} name \"{}\" (also {}[{}])", what,
+                                                  entries[i].name, list.path(), it->second));
+  }
+}
+
+// every pair of materials whose bodies can touch (two bodies, at least one not kinematic) needs
+// an interaction, unless there is a default one
+void check_interactions(const Value& root, const Scene& scene) {
+  const std::vector<Value> items =
+      root.find("interactions") ? root.at("interactions").items() : std::vector<Value>();
+  std::map<MaterialPair, std::size_t> given;
+  bool has_default = false;
+  for (std::size_t i = 0; i < scene.interactions.size(); ++i) {
+    const Interaction& in = scene.interactions[i];
+    const MaterialPair key = sorted_pair(in.material_a, in.material_b);
+    const auto [it, inserted] = given.emplace(key, i);
+    if (!inserted)
+      items[i].at("materials").fail(fmt::format("duplicate interaction between \"{}\" and \"{}\" (also interactions[{}])",
+                                                key.first, key.second, it->second));
+    has_default = has_default || in.material_a == kDefault;
+  }
+  if (has_default) return;
+
+  // per material: one body, and one body that moves (first in scene order)
+  std::map<std::string, const Body*> any_body, moving_body;
+  for (const Body& b : scene.bodies) {
+    any_body.emplace(b.material, &b);
+    if (!detail::is_kinematic(b.model)) moving_body.emplace(b.material, &b);
+  }
+  for (const auto& [material, mover] : moving_body) {
+    for (const Body& other : scene.bodies) {
+      if (&other == mover || given.contains(sorted_pair(material, other.material))) continue;
+      root.document().fail("interactions", fmt::format("no interaction between materials \"{}\" and \"{}\" (bodies \"{}\" and \"{}\" "
+                          "can touch); add {{\"materials\": [\"{}\", \"{}\"], \"friction\": ...}} or a "
+                          "default interaction {{\"materials\": \"default\", \"friction\": ...}}",
+                          material, other.material, mover->name, other.name, material, other.material));
+    }
+  }
+}
+
+}  // namespace
+
+Scene read_scene(const fs::path& file) {
+  const detail::Document doc(file);
+  const Value root = doc.root();
+  root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection",
+                    "materials", "interactions", "bodies", "probes", "output"});
+
+  Scene scene;
+  scene.file = file;
+  const fs::path scene_dir = file.parent_path();
+
+  // header and global settings; the name defaults to the file stem
+  scene.name = file.stem().string();
+  if (const auto name = root.find("name")) {
+    scene.name = name->name();
+    if (scene.name.find_first_of("/\\") != std::string::npos)
+      name->fail_expected("a name usable as a file name (no slashes)");
+  }
+  if (const auto x = root.find("description")) scene.description = x->string();
+  scene.time = read_time(root.at("time"));
+  if (const auto x = root.find("integrator")) scene.theta = read_theta(*x);
+  if (const auto x = root.find("gravity")) scene.gravity = x->vec3();
+  if (const auto x = root.find("solver")) scene.solver = read_solver(*x);
+  if (const auto x = root.find("detection")) scene.detection = read_detection(*x);
+  if (const auto x = root.find("output")) scene.output = read_output(*x);
+
+  // materials, then the interactions between them
+  scene.materials = read_materials(root.at("materials"));
+  if (const auto list = root.find("interactions")) {
+    for (const Value& item : list->items())
+      scene.interactions.push_back(read_interaction(item, scene.materials));
+  }
+
+  // bodies
+  const Value bodies = root.at("bodies");
+  for (const Value& item : bodies.items())
+    scene.bodies.push_back(detail::read_body(item, scene.materials, scene_dir));
+  if (scene.bodies.empty()) bodies.fail_expected("at least one body");
+  check_unique_names(bodies, scene.bodies, "body");
+
+  // probes
+  if (const auto list = root.find("probes")) {
+    for (const Value& item : list->items()) scene.probes.push_back(read_probe(item, scene.bodies));
+    check_unique_names(*list, scene.probes, "probe");
+  }
+
+  check_interactions(root, scene);
+  return scene;
+}
+
+}  // namespace nscd::io

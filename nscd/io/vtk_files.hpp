@@ -1,0 +1,33 @@
+#pragma once
+/// @file
+/// Internal to nscd::io: the VTK XML files of one output time (interface.md §4), written in
+/// binary appended form with ZLib compression. VTK itself stays inside vtk_files.cpp.
+///
+/// Each file is written to `<file>.tmp` and renamed over `<file>`, so a reader sees either the
+/// previous complete file or the new complete file.
+
+#include "nscd/io/frame.hpp"
+
+#include <filesystem>
+
+namespace nscd::io::detail {
+
+/// Writes `frame` as a vtkUnstructuredGrid (.vtu): cell data `body_id`, `model` (and
+/// `von_mises` if given), point data `velocity`, `displacement` (and `local_displacement`).
+/// @throws nscd::Error if the frame's arrays are inconsistent or the file cannot be written
+void write_body_mesh(const std::filesystem::path& path, const BodyMeshFrame& frame);
+
+/// Writes `frame` as a vtkPolyData (.vtp) with one vertex cell per contact point and point
+/// data `normal`, `reaction`, `normal_force`, `tangential_force`, `gap`, `status`, `body_a`,
+/// `body_b`. An empty frame gives a valid file with no points.
+/// @throws nscd::Error if the frame's arrays are inconsistent or the file cannot be written
+void write_contacts(const std::filesystem::path& path, const ContactFrame& frame);
+
+/// The temporary name `<path>.tmp` that atomic writes go through.
+std::filesystem::path temporary_path(const std::filesystem::path& path);
+
+/// Renames `tmp` over `path` (atomic within one file system); removes `tmp` on failure.
+/// @throws nscd::Error naming both paths and the OS reason
+void commit_temporary(const std::filesystem::path& tmp, const std::filesystem::path& path);
+
+}  // namespace nscd::io::detail

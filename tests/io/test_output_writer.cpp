@@ -1,0 +1,430 @@
+#include "nscd/io/output_writer.hpp"
+
+#include "nscd/core/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLPolyDataReader.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace nscd::io {
+namespace {
+namespace fs = std::filesystem;
+
+// one unit cube: 8 points, 6 quads, body 0; values chosen so none is a short decimal
+BodyMeshFrame cube_frame(double shift) {
+  BodyMeshFrame f;
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 p((k & 1) + shift, (k >> 1 & 1) + 0.1, (k >> 2 & 1) + 1.0 / 3.0);
+    f.points.push_back(p);
+    f.velocity.push_back(Vec3(0.1 * k, -1.0 / 7.0, 1e-17 * k));
+    f.displacement.push_back(Vec3(shift, 2.0 / 3.0 * k, -0.3));
+  }
+  f.cells = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  f.cell_types.assign(6, VTK_POLYGON);
+  f.cell_body_id.assign(6, 0);
+  f.cell_model.assign(6, 1);
+  return f;
+}
+
+ContactFrame two_contacts() {
+  ContactFrame c;
+  c.points = {Vec3(0.1, 0.2, 0.3), Vec3(1.0 / 3.0, 0.5, -2.0)};
+  c.normal = {Vec3(0, 0, 1), Vec3(0.6, 0, 0.8)};
+  c.reaction = {Vec3(1.5, -0.25, 98.1), Vec3(1e-9, 2.0 / 3.0, 1e6)};
+  c.normal_force = {98.1, 1e6 / 3.0};
+  c.tangential_force = {0.1 * 3, 0.0};
+  c.gap = {-1e-7, 2.5e-5};
+  c.status = {1, 2};
+  c.body_a = {-1, 0};
+  c.body_b = {0, 3};
+  return c;
+}
+
+// a fresh directory per test, removed afterwards
+class OutputWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    m_dir = fs::temp_directory_path() /
+            ("nscd_test_output_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  // two output times: 2 contacts at t0, none at t1
+  void write_two_outputs(OutputWriter& w) {
+    w.write_output(m_t0, cube_frame(0.0), two_contacts(), m_body_rows, m_probe_rows);
+    w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, m_body_rows, m_probe_rows);
+  }
+
+  fs::path m_dir;
+  const double m_t0 = 0.0, m_t1 = 0.1 + 0.2;  // 0.30000000000000004
+  std::vector<BodyRow> m_body_rows = {
+      {"block_1", Vec3(0.1, 1.0 / 3.0, -2.5e-300),
+       Quat(0.9, 0.1, -0.3, std::sqrt(1 - 0.81 - 0.01 - 0.09)), Vec3(1e-20, 0, -9.81),
+       Vec3(0.7, 1.0 / 9.0, 3)},
+      {"name, with \"quotes\"", Vec3(1, 2, 3), Quat::Identity(), Vec3::Zero(), Vec3::Zero()}};
+  std::vector<ProbeRow> m_probe_rows = {{"top", Vec3(0.5, 2.0 / 3.0, 2), Vec3(1e-6 / 3, 0, -1)}};
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> read_lines(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// splits a csv line, honouring quoted fields
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+void expect_vectors(vtkDataArray* array, const std::vector<Vec3>& expected) {
+  ASSERT_NE(array, nullptr);
+  ASSERT_EQ(array->GetNumberOfComponents(), 3);
+  ASSERT_EQ(array->GetNumberOfTuples(), static_cast<vtkIdType>(expected.size()));
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    for (int d = 0; d < 3; ++d)
+      EXPECT_EQ(array->GetComponent(static_cast<vtkIdType>(i), d), expected[i][d]);
+}
+
+template <class T>
+void expect_scalars(vtkDataArray* array, const std::vector<T>& expected) {
+  ASSERT_NE(array, nullptr);
+  ASSERT_EQ(array->GetNumberOfComponents(), 1);
+  ASSERT_EQ(array->GetNumberOfTuples(), static_cast<vtkIdType>(expected.size()));
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(array->GetComponent(static_cast<vtkIdType>(i), 0), static_cast<double>(expected[i]));
+}
+
+TEST_F(OutputWriterTest, BodiesVtuReadsBackExactly) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+  EXPECT_EQ(w.n_outputs(), 2);
+
+  for (const auto& [file, shift] :
+       {std::pair{"bodies_000000.vtu", 0.0}, {"bodies_000001.vtu", 0.5}}) {
+    SCOPED_TRACE(file);
+    const BodyMeshFrame f = cube_frame(shift);
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    reader->SetFileName((m_dir / file).c_str());
+    reader->Update();
+    vtkUnstructuredGrid* grid = reader->GetOutput();
+    ASSERT_EQ(grid->GetNumberOfPoints(), 8);
+    ASSERT_EQ(grid->GetNumberOfCells(), 6);
+    for (vtkIdType i = 0; i < 8; ++i) {
+      double p[3];
+      grid->GetPoint(i, p);
+      for (int d = 0; d < 3; ++d) EXPECT_EQ(p[d], f.points[static_cast<std::size_t>(i)][d]);
+    }
+    for (vtkIdType c = 0; c < 6; ++c) {
+      EXPECT_EQ(grid->GetCellType(c), VTK_POLYGON);
+      vtkIdType npts = 0;
+      const vtkIdType* ids = nullptr;
+      grid->GetCellPoints(c, npts, ids);
+      ASSERT_EQ(npts, 4);
+      for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(ids[k], f.cells[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)]);
+    }
+    expect_vectors(grid->GetPointData()->GetArray("velocity"), f.velocity);
+    expect_vectors(grid->GetPointData()->GetArray("displacement"), f.displacement);
+    expect_scalars(grid->GetCellData()->GetArray("body_id"), f.cell_body_id);
+    expect_scalars(grid->GetCellData()->GetArray("model"), f.cell_model);
+    EXPECT_EQ(grid->GetPointData()->GetArray("local_displacement"), nullptr);
+    EXPECT_EQ(grid->GetCellData()->GetArray("von_mises"), nullptr);
+  }
+}
+
+TEST_F(OutputWriterTest, FiniteElementMeshWithOptionalFields) {
+  // one hexahedron and one tetrahedron sharing points, with the FE fields
+  BodyMeshFrame f;
+  for (int k = 0; k < 8; ++k) f.points.push_back(Vec3(k & 1, k >> 1 & 1, k >> 2 & 1));
+  f.points.push_back(Vec3(0.5, 0.5, 2));
+  f.velocity.assign(9, Vec3(0, 0, -1));
+  f.displacement.assign(9, Vec3(1e-3, 0, 0));
+  f.local_displacement.assign(9, Vec3(0, 2e-4, 0));
+  f.cells = {{0, 1, 3, 2, 4, 5, 7, 6}, {4, 5, 6, 8}};
+  f.cell_types = {VTK_HEXAHEDRON, VTK_TETRA};
+  f.cell_body_id = {2, 2};
+  f.cell_model = {3, 3};
+  f.von_mises = {1.5e6, 2.0 / 3.0};
+  OutputWriter w(m_dir, "fe", true, false);
+  w.write_output(0, f, ContactFrame{}, {}, {});
+
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((m_dir / "bodies_000000.vtu").c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  ASSERT_EQ(grid->GetNumberOfCells(), 2);
+  EXPECT_EQ(grid->GetCellType(0), VTK_HEXAHEDRON);
+  EXPECT_EQ(grid->GetCellType(1), VTK_TETRA);
+  expect_vectors(grid->GetPointData()->GetArray("local_displacement"), f.local_displacement);
+  expect_scalars(grid->GetCellData()->GetArray("von_mises"), f.von_mises);
+}
+
+TEST_F(OutputWriterTest, ContactsVtpReadsBackExactly) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+
+  // first time: two contacts, each a vertex cell
+  const ContactFrame c = two_contacts();
+  vtkNew<vtkXMLPolyDataReader> reader;
+  reader->SetFileName((m_dir / "contacts_000000.vtp").c_str());
+  reader->Update();
+  vtkPolyData* poly = reader->GetOutput();
+  ASSERT_EQ(poly->GetNumberOfPoints(), 2);
+  ASSERT_EQ(poly->GetNumberOfVerts(), 2);
+  for (vtkIdType i = 0; i < 2; ++i) {
+    double p[3];
+    poly->GetPoint(i, p);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(p[d], c.points[static_cast<std::size_t>(i)][d]);
+    EXPECT_EQ(poly->GetCellType(i), VTK_VERTEX);
+  }
+  vtkPointData* pd = poly->GetPointData();
+  expect_vectors(pd->GetArray("normal"), c.normal);
+  expect_vectors(pd->GetArray("reaction"), c.reaction);
+  expect_scalars(pd->GetArray("normal_force"), c.normal_force);
+  expect_scalars(pd->GetArray("tangential_force"), c.tangential_force);
+  expect_scalars(pd->GetArray("gap"), c.gap);
+  expect_scalars(pd->GetArray("status"), c.status);
+  expect_scalars(pd->GetArray("body_a"), c.body_a);
+  expect_scalars(pd->GetArray("body_b"), c.body_b);
+
+  // second time: no contacts, still a readable file with every array
+  vtkNew<vtkXMLPolyDataReader> empty_reader;
+  empty_reader->SetFileName((m_dir / "contacts_000001.vtp").c_str());
+  empty_reader->Update();
+  EXPECT_EQ(empty_reader->GetErrorCode(), 0);
+  vtkPolyData* empty = empty_reader->GetOutput();
+  EXPECT_EQ(empty->GetNumberOfPoints(), 0);
+  EXPECT_EQ(empty->GetNumberOfCells(), 0);
+  for (const char* name : {"normal", "reaction", "normal_force", "tangential_force", "gap",
+                           "status", "body_a", "body_b"})
+    EXPECT_NE(empty->GetPointData()->GetArray(name), nullptr) << name;
+}
+
+TEST_F(OutputWriterTest, PvdListsEveryTimeAndPart) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+  const std::string pvd = read_text(m_dir / "cube.pvd");
+  EXPECT_NE(pvd.find("<VTKFile type=\"Collection\""), std::string::npos);
+  EXPECT_EQ(pvd.find("fixed.vtu"), std::string::npos);
+
+  // (timestep, part, file) of every DataSet, in order
+  const std::regex dataset(R"re(<DataSet timestep="([^"]*)" part="(\d)" file="([^"]*)"/>)re");
+  std::vector<std::tuple<double, int, std::string>> entries;
+  for (auto it = std::sregex_iterator(pvd.begin(), pvd.end(), dataset);
+       it != std::sregex_iterator(); ++it)
+    entries.emplace_back(std::stod((*it)[1]), std::stoi((*it)[2]), (*it)[3]);
+  const std::vector<std::tuple<double, int, std::string>> expected = {
+      {m_t0, 0, "bodies_000000.vtu"},
+      {m_t0, 1, "contacts_000000.vtp"},
+      {m_t1, 0, "bodies_000001.vtu"},
+      {m_t1, 1, "contacts_000001.vtp"}};
+  EXPECT_EQ(entries, expected);
+  for (const auto& [t, part, file] : entries) EXPECT_TRUE(fs::exists(m_dir / file)) << file;
+}
+
+TEST_F(OutputWriterTest, FixedBodiesAppearAtEveryTime) {
+  OutputWriter w(m_dir, "cube", true, true);
+  w.write_output(m_t0, cube_frame(0.0), two_contacts(), m_body_rows, m_probe_rows);
+  w.write_fixed_bodies(cube_frame(-2.0));
+  w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, m_body_rows, m_probe_rows);
+
+  const std::string pvd = read_text(m_dir / "cube.pvd");
+  const std::regex fixed(R"re(<DataSet timestep="([^"]*)" part="2" file="fixed.vtu"/>)re");
+  std::vector<double> times;
+  for (auto it = std::sregex_iterator(pvd.begin(), pvd.end(), fixed); it != std::sregex_iterator();
+       ++it)
+    times.push_back(std::stod((*it)[1]));
+  EXPECT_EQ(times, (std::vector<double>{m_t0, m_t1}));
+
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((m_dir / "fixed.vtu").c_str());
+  reader->Update();
+  EXPECT_EQ(reader->GetOutput()->GetNumberOfPoints(), 8);
+  EXPECT_EQ(reader->GetOutput()->GetNumberOfCells(), 6);
+  EXPECT_EQ(reader->GetOutput()->GetPoint(0)[0], -2.0);
+}
+
+TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
+  OutputWriter w(m_dir, "cube", true, true);
+  HistoryRow h;
+  h.step = 12345678901;
+  h.time = 1.0 / 3.0;
+  h.kinetic_energy = 2.5e-13;
+  h.potential_energy = -9.81 * 7;
+  h.n_contacts = 300;
+  h.solver_iterations = 17;
+  h.solver_error = 1e-9 / 7;
+  h.inner_iterations = 4;
+  h.wall_seconds = 0.1 + 0.7;
+  w.append_history(h);
+  write_two_outputs(w);
+
+  // history: header and one row, every value exact
+  const auto history = read_lines(m_dir / "history.csv");
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0],
+            "step,time,kinetic_energy,potential_energy,n_contacts,solver_iterations,solver_error,"
+            "inner_iterations,wall_seconds");
+  const auto f = split_csv(history[1]);
+  ASSERT_EQ(f.size(), 9u);
+  EXPECT_EQ(std::stol(f[0]), h.step);
+  EXPECT_EQ(std::stod(f[1]), h.time);
+  EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
+  EXPECT_EQ(std::stod(f[3]), h.potential_energy);
+  EXPECT_EQ(std::stoi(f[4]), h.n_contacts);
+  EXPECT_EQ(std::stoi(f[5]), h.solver_iterations);
+  EXPECT_EQ(std::stod(f[6]), h.solver_error);
+  EXPECT_EQ(std::stoi(f[7]), h.inner_iterations);
+  EXPECT_EQ(std::stod(f[8]), h.wall_seconds);
+  EXPECT_EQ(history[1].find(' '), std::string::npos);
+
+  // bodies: one row per body per output time
+  const auto bodies = read_lines(m_dir / "bodies.csv");
+  ASSERT_EQ(bodies.size(), 1 + 2 * m_body_rows.size());
+  EXPECT_EQ(bodies[0], "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    const auto fields = split_csv(bodies[i]);
+    ASSERT_EQ(fields.size(), 15u) << bodies[i];
+    const BodyRow& row = m_body_rows[(i - 1) % m_body_rows.size()];
+    EXPECT_EQ(std::stod(fields[0]), i <= m_body_rows.size() ? m_t0 : m_t1);
+    EXPECT_EQ(fields[1], row.body);
+    const double expected[13] = {row.x.x(), row.x.y(), row.x.z(), row.q.w(), row.q.x(),
+                                 row.q.y(), row.q.z(), row.v.x(), row.v.y(), row.v.z(),
+                                 row.w.x(), row.w.y(), row.w.z()};
+    for (int k = 0; k < 13; ++k)
+      EXPECT_EQ(std::stod(fields[2 + static_cast<std::size_t>(k)]), expected[k]);
+  }
+
+  // probes
+  const auto probes = read_lines(m_dir / "probes.csv");
+  ASSERT_EQ(probes.size(), 3u);
+  EXPECT_EQ(probes[0], "time,probe,x,y,z,ux,uy,uz");
+  const auto p = split_csv(probes[2]);
+  ASSERT_EQ(p.size(), 8u);
+  EXPECT_EQ(std::stod(p[0]), m_t1);
+  EXPECT_EQ(p[1], "top");
+  const ProbeRow& row = m_probe_rows[0];
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(std::stod(p[2 + static_cast<std::size_t>(d)]), row.x[d]);
+    EXPECT_EQ(std::stod(p[5 + static_cast<std::size_t>(d)]), row.u[d]);
+  }
+}
+
+TEST_F(OutputWriterTest, CsvOnlyWritesNoVtkFiles) {
+  OutputWriter w(m_dir, "cube", false, true);
+  w.write_fixed_bodies(cube_frame(-2.0));
+  write_two_outputs(w);
+  EXPECT_EQ(w.n_outputs(), 2);
+  for (const auto& entry : fs::directory_iterator(m_dir)) {
+    const std::string ext = entry.path().extension().string();
+    EXPECT_TRUE(ext == ".csv") << entry.path();
+  }
+  EXPECT_EQ(read_lines(m_dir / "bodies.csv").size(), 1 + 2 * m_body_rows.size());
+}
+
+TEST_F(OutputWriterTest, RunJsonAndNoTemporaryFilesRemain) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+  w.write_fixed_bodies(cube_frame(-2.0));
+  nlohmann::json run = {{"version", "0.1.0"},
+                        {"threads", 2},
+                        {"status", "ok"},
+                        {"timings", {{"detect", 0.125}, {"solve", 1.0 / 3.0}}}};
+  w.write_run_json(run);
+  w.write_run_json(run);  // replaces the file
+
+  EXPECT_EQ(nlohmann::json::parse(read_text(m_dir / "run.json")), run);
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(m_dir)) {
+    names.push_back(entry.path().filename().string());
+    EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"bodies.csv", "bodies_000000.vtu", "bodies_000001.vtu",
+                                      "contacts_000000.vtp", "contacts_000001.vtp", "cube.pvd",
+                                      "fixed.vtu", "history.csv", "probes.csv", "run.json"}));
+}
+
+TEST_F(OutputWriterTest, WriteFileAtomicallyReplacesContent) {
+  fs::create_directories(m_dir);
+  write_file_atomically(m_dir / "a.txt", "first");
+  write_file_atomically(m_dir / "a.txt", "second\n");
+  EXPECT_EQ(read_text(m_dir / "a.txt"), "second\n");
+  EXPECT_FALSE(fs::exists(m_dir / "a.txt.tmp"));
+}
+
+TEST_F(OutputWriterTest, UnwritableDirectoryIsInputError) {
+  // a directory below a regular file cannot be created
+  fs::create_directories(m_dir);
+  { std::ofstream(m_dir / "blocker") << "x"; }
+  const fs::path bad = m_dir / "blocker" / "out";
+  try {
+    OutputWriter w(bad, "cube", true, true);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad.string()), std::string::npos) << e.what();
+  }
+  // the regular file itself is not a directory either
+  EXPECT_THROW(OutputWriter(m_dir / "blocker", "cube", false, true), InputError);
+}
+
+TEST_F(OutputWriterTest, InconsistentFrameIsError) {
+  OutputWriter w(m_dir, "cube", true, false);
+  BodyMeshFrame f = cube_frame(0.0);
+  f.velocity.pop_back();
+  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, {}, {}), Error);
+  f = cube_frame(0.0);
+  f.cells[2][1] = 8;
+  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, {}, {}), Error);
+  EXPECT_FALSE(fs::exists(m_dir / "bodies_000000.vtu.tmp"));
+  EXPECT_EQ(w.n_outputs(), 0);
+}
+
+}  // namespace
+}  // namespace nscd::io

@@ -1,0 +1,391 @@
+// read_scene(): the contract's example with every field, defaults, one test per kind of
+// malformed input (each message must name the JSON path), and every scene in scenes/.
+
+#include "nscd/core/error.hpp"
+#include "nscd/io/scene.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nscd::io {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// the example of interface.md §3, verbatim
+constexpr const char* kContractExample = R"({
+  "name": "three_blocks_quake",
+  "time": { "step": 1e-4, "duration": 1.5, "output_interval": 1e-2 },
+  "integrator": { "theta": 1.0 },
+  "gravity": [0, 0, -9.81],
+  "solver": { "type": "nlgs", "tolerance": 1e-5, "max_iterations": 1000,
+              "inner_tolerance": 1e-5, "inner_max_iterations": 50 },
+  "materials": {
+    "stone": { "density": 2500, "young": 35e9, "poisson": 0.2,
+               "damping": { "mass": 0.0, "stiffness": 1e-4 } },
+    "ground": { "density": 2500 }
+  },
+  "interactions": [
+    { "materials": ["stone", "ground"], "friction": 0.5, "restitution": 0.0 },
+    { "materials": ["stone", "stone"],  "friction": 0.3 }
+  ],
+  "bodies": [
+    { "name": "table", "model": "driven", "material": "ground",
+      "shape": { "box": [6, 6, 0.2] }, "position": [0, 0, -0.1],
+      "motion": { "velocity": { "type": "sine", "direction": [1, 0, 0], "amplitude": 0.9,
+                                "angular_frequency": 5.235987755982989, "start": 0.1 } } },
+    { "name": "left", "model": "ffr", "material": "stone",
+      "shape": { "box": [1, 1, 2] }, "elements": [4, 4, 8], "position": [0, 0.6667, 1] },
+    { "name": "arch_stone_1", "model": "rigid", "material": "stone",
+      "shape": { "convex": { "vertices": [[0,0,0], [1,0,0], [0,1,0], [0,0,1]] } } },
+    { "name": "grain", "model": "rigid", "material": "stone",
+      "shape": { "sphere": 0.05 }, "position": [0, 0, 2], "velocity": [0, 0, -1],
+      "angular_velocity": [0, 0, 0],
+      "orientation": { "axis_angle": { "axis": [0, 0, 1], "angle": 0.3 } } }
+  ],
+  "probes": [
+    { "name": "top_point", "body": "left", "point": [0, 0.6667, 2] },
+    { "name": "top_face", "body": "left", "region": { "min": [-0.5, 0.1667, 1.999],
+                                                      "max": [0.5, 1.1667, 2.001] } }
+  ],
+  "output": { "vtk": true, "csv": true }
+})";
+
+// a small valid scene that the malformed cases edit: bodies[0] ground (fixed), bodies[1] block
+json minimal_scene() {
+  return json::parse(R"({
+    "time": { "step": 1e-3, "duration": 1 },
+    "materials": { "stone": { "density": 2000 }, "ground": { "density": 1000 } },
+    "interactions": [ { "materials": ["stone", "ground"], "friction": 0.5 },
+                      { "materials": ["stone", "stone"], "friction": 0.4 } ],
+    "bodies": [
+      { "name": "ground", "model": "fixed", "material": "ground",
+        "shape": { "box": [10, 10, 1] }, "position": [0, 0, -0.5] },
+      { "name": "block", "model": "rigid", "material": "stone",
+        "shape": { "box": [1, 1, 1] }, "position": [0, 0, 0.5] }
+    ]
+  })");
+}
+
+class SceneReaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    m_dir = fs::temp_directory_path() /
+            (std::string("nscd_test_scene_reader_") + info->test_suite_name() + "_" + info->name());
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path path = m_dir / name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // writes the minimal scene edited by `edit` and returns read_scene's error message
+  std::string error_of(const std::function<void(json&)>& edit) const {
+    json scene = minimal_scene();
+    edit(scene);
+    return error_of_text(scene.dump(2));
+  }
+
+  std::string error_of_text(const std::string& text) const {
+    const fs::path path = write("scene.json", text);
+    try {
+      read_scene(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no InputError for:\n" << text;
+    return {};
+  }
+
+  fs::path m_dir;
+};
+
+#define EXPECT_HAS(message, part) EXPECT_NE((message).find(part), std::string::npos) << (message)
+
+TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
+  const Scene s = read_scene(write("quake.json", kContractExample));
+  EXPECT_EQ(s.name, "three_blocks_quake");
+  EXPECT_EQ(s.time.step, 1e-4);
+  EXPECT_EQ(s.time.duration, 1.5);
+  EXPECT_EQ(s.time.output_interval, 1e-2);
+  EXPECT_FALSE(s.time.output_every);
+  EXPECT_EQ(s.theta, 1.0);
+  EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
+  EXPECT_EQ(s.solver.type, "nlgs");
+  EXPECT_EQ(s.solver.tolerance, 1e-5);
+  EXPECT_EQ(s.solver.max_iterations, 1000);
+  EXPECT_EQ(s.solver.inner_tolerance, 1e-5);
+  EXPECT_EQ(s.solver.inner_max_iterations, 50);
+
+  ASSERT_EQ(s.materials.size(), 2u);
+  const Material& stone = s.materials.at("stone");
+  EXPECT_EQ(stone.density, 2500);
+  EXPECT_EQ(stone.young, 35e9);
+  EXPECT_EQ(stone.poisson, 0.2);
+  EXPECT_EQ(stone.damping_mass, 0.0);
+  EXPECT_EQ(stone.damping_stiffness, 1e-4);
+  EXPECT_FALSE(s.materials.at("ground").young);
+
+  ASSERT_EQ(s.interactions.size(), 2u);
+  EXPECT_EQ(s.interactions[0].material_a, "stone");
+  EXPECT_EQ(s.interactions[0].material_b, "ground");
+  EXPECT_EQ(s.interactions[0].friction, 0.5);
+  EXPECT_EQ(s.interactions[1].friction, 0.3);
+  EXPECT_EQ(s.interactions[1].restitution, 0.0);
+
+  ASSERT_EQ(s.bodies.size(), 4u);
+  const Body& table = s.bodies[0];
+  EXPECT_EQ(table.model, BodyModel::Driven);
+  EXPECT_EQ(std::get<BoxShape>(table.shape).size, Vec3(6, 6, 0.2));
+  ASSERT_TRUE(table.motion_velocity);
+  EXPECT_EQ(table.motion_velocity->type, Motion::Type::Sine);
+  EXPECT_EQ(table.motion_velocity->direction, Vec3(1, 0, 0));
+  EXPECT_EQ(table.motion_velocity->amplitude, 0.9);
+  EXPECT_EQ(table.motion_velocity->angular_frequency, 5.235987755982989);
+  EXPECT_EQ(table.motion_velocity->start, 0.1);
+  EXPECT_EQ(table.motion_velocity->phase, 0.0);
+  EXPECT_FALSE(table.motion_angular_velocity);
+
+  const Body& left = s.bodies[1];
+  EXPECT_EQ(left.model, BodyModel::Ffr);
+  EXPECT_EQ(left.elements, (std::array<int, 3>{4, 4, 8}));
+  EXPECT_EQ(left.position, Vec3(0, 0.6667, 1));
+
+  const Body& stone_1 = s.bodies[2];
+  EXPECT_EQ(std::get<ConvexShape>(stone_1.shape).vertices.size(), 4u);
+  EXPECT_FALSE(stone_1.position);
+
+  const Body& grain = s.bodies[3];
+  EXPECT_EQ(std::get<SphereShape>(grain.shape).radius, 0.05);
+  EXPECT_EQ(grain.velocity, Vec3(0, 0, -1));
+  EXPECT_TRUE(grain.orientation.isApprox(Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())), 1e-15));
+
+  ASSERT_EQ(s.probes.size(), 2u);
+  EXPECT_EQ(s.probes[0].point, Vec3(0, 0.6667, 2));
+  ASSERT_TRUE(s.probes[1].region);
+  EXPECT_EQ(s.probes[1].region->second, Vec3(0.5, 1.1667, 2.001));
+  EXPECT_TRUE(s.output.vtk);
+  EXPECT_TRUE(s.output.csv);
+}
+
+TEST_F(SceneReaderTest, FillsDefaults) {
+  const Scene s = read_scene(write("little.json", minimal_scene().dump()));
+  EXPECT_EQ(s.name, "little");  // the file stem
+  EXPECT_EQ(s.theta, 0.5);
+  EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
+  EXPECT_FALSE(s.time.output_interval);
+  EXPECT_FALSE(s.time.output_every);
+  EXPECT_EQ(s.solver.type, "nlgs");
+  EXPECT_EQ(s.solver.relaxation, 1.0);
+  EXPECT_FALSE(s.solver.fail_on_divergence);
+  EXPECT_FALSE(s.detection.alert_distance);
+  EXPECT_EQ(s.interactions[0].restitution, 0.0);
+  EXPECT_TRUE(s.bodies[1].orientation.isApprox(Quat::Identity()));
+  EXPECT_EQ(s.bodies[1].velocity, Vec3::Zero());
+  EXPECT_TRUE(s.output.vtk && s.output.csv);
+}
+
+TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
+  json scene = minimal_scene();
+  scene["detection"] = {{"alert_distance", 0.01}};
+  scene["solver"] = {{"type", "ccp"}, {"relaxation", 1.5}, {"fail_on_divergence", true}};
+  scene["time"]["output_every"] = 10;
+  scene["interactions"] = json::parse(R"([{ "materials": "default", "friction": 0.5 }])");
+  scene["bodies"][1]["orientation"] = {{"quaternion", {2, 0, 0, 0}}};
+  const Scene s = read_scene(write("scene.json", scene.dump()));
+  EXPECT_EQ(s.detection.alert_distance, 0.01);
+  EXPECT_EQ(s.solver.type, "ccp");
+  EXPECT_EQ(s.solver.relaxation, 1.5);
+  EXPECT_TRUE(s.solver.fail_on_divergence);
+  EXPECT_EQ(s.time.output_every, 10);
+  EXPECT_EQ(s.interactions[0].material_a, "default");
+  EXPECT_EQ(s.bodies[1].orientation.w(), 1.0);
+}
+
+TEST_F(SceneReaderTest, ReadsMotionTableWithHeader) {
+  write("quake.csv", "time,acceleration\n0,0\n0.5,1.5\n1.0,-2\n");
+  json scene = minimal_scene();
+  scene["bodies"][0]["model"] = "driven";
+  scene["bodies"][0]["motion"] = json::parse(
+      R"({"velocity": {"type": "table", "file": "quake.csv", "quantity": "acceleration",
+                       "direction": [0, 2, 0], "scale": 9.81}})");
+  const Scene s = read_scene(write("scene.json", scene.dump()));
+  const Motion& m = *s.bodies[0].motion_velocity;
+  EXPECT_EQ(m.quantity, Motion::Quantity::Acceleration);
+  EXPECT_EQ(m.direction, Vec3(0, 1, 0));
+  EXPECT_EQ(m.scale, 9.81);
+  EXPECT_EQ(m.times, (std::vector<double>{0, 0.5, 1.0}));
+  EXPECT_EQ(m.values, (std::vector<double>{0, 1.5, -2}));
+}
+
+TEST_F(SceneReaderTest, RejectsWrongType) {
+  const std::string e = error_of([](json& s) { s["time"]["step"] = "fast"; });
+  EXPECT_HAS(e, "scene.json: time.step: expected a positive number, found \"fast\"");
+}
+
+TEST_F(SceneReaderTest, RejectsMissingRequiredKey) {
+  const std::string e = error_of([](json& s) { s["time"].erase("step"); });
+  EXPECT_HAS(e, "time: missing required key \"step\"");
+}
+
+TEST_F(SceneReaderTest, RejectsUnknownKeyWithSuggestion) {
+  const std::string e = error_of([](json& s) { s["materials"]["stone"] = {{"densty", 2000}}; });
+  EXPECT_HAS(e, "materials.stone.densty: unknown key \"densty\"; did you mean \"density\"?");
+}
+
+TEST_F(SceneReaderTest, RejectsNegativeBoxSize) {
+  const std::string e = error_of([](json& s) { s["bodies"][0]["shape"]["box"] = {1, -2, 1}; });
+  EXPECT_HAS(e, "bodies[0].shape.box: expected 3 positive numbers, found [1,-2,1]");
+}
+
+TEST_F(SceneReaderTest, RejectsThetaOutOfRange) {
+  const std::string e = error_of([](json& s) { s["integrator"] = {{"theta", 0.3}}; });
+  EXPECT_HAS(e, "integrator.theta: expected a number in [0.5, 1], found 0.3");
+}
+
+TEST_F(SceneReaderTest, RejectsMissingInteractionForTouchingPair) {
+  const std::string e = error_of([](json& s) { s["interactions"].erase(0); });
+  EXPECT_HAS(e, "interactions: no interaction between materials");
+  EXPECT_HAS(e, "\"stone\"");
+  EXPECT_HAS(e, "\"ground\"");
+  EXPECT_HAS(e, "bodies \"block\" and \"ground\"");
+}
+
+TEST_F(SceneReaderTest, AcceptsMissingInteractionBetweenKinematicBodies) {
+  json scene = minimal_scene();
+  scene["interactions"].erase(0);
+  scene["bodies"][1]["model"] = "fixed";
+  EXPECT_NO_THROW(read_scene(write("scene.json", scene.dump())));
+}
+
+TEST_F(SceneReaderTest, RejectsUnknownMaterial) {
+  const std::string e = error_of([](json& s) { s["bodies"][1]["material"] = "stoen"; });
+  EXPECT_HAS(e, "bodies[1].material: unknown material \"stoen\"; did you mean \"stone\"?");
+}
+
+TEST_F(SceneReaderTest, RejectsDuplicateBodyName) {
+  const std::string e = error_of([](json& s) { s["bodies"].push_back(s["bodies"][1]); });
+  EXPECT_HAS(e, "bodies[2].name: duplicate body name \"block\" (also bodies[1])");
+}
+
+TEST_F(SceneReaderTest, RejectsDuplicateInteraction) {
+  const std::string e = error_of([](json& s) {
+    s["interactions"].push_back({{"materials", {"ground", "stone"}}, {"friction", 0.1}});
+  });
+  EXPECT_HAS(e, "interactions[2].materials: duplicate interaction");
+}
+
+TEST_F(SceneReaderTest, SyntaxErrorHasLineAndColumn) {
+  const std::string e = error_of_text("{\n  \"time\": { \"step\": 1e-3\n    \"duration\": 1 }\n}\n");
+  EXPECT_HAS(e, "scene.json: line 3, column 5: syntax error");
+}
+
+TEST_F(SceneReaderTest, NumberOverflowHasLineAndColumn) {
+  const std::string e = error_of_text("{\n  \"time\": { \"step\": 1e999 } }");
+  EXPECT_HAS(e, "line 2, column");
+  EXPECT_HAS(e, "1e999");
+}
+
+TEST_F(SceneReaderTest, SemanticErrorHasLineAndColumn) {
+  json scene = minimal_scene();
+  scene["bodies"][1]["shape"]["sphere"] = -1;
+  scene["bodies"][1]["shape"].erase("box");
+  // the error points at the key "sphere", the only one in the text
+  const std::string text = scene.dump(2);
+  const std::size_t offset = text.find("\"sphere\"");
+  const std::size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+  const std::size_t column = offset - text.rfind('\n', offset);
+  EXPECT_HAS(error_of_text(text),
+             fmt::format("bodies[1].shape.sphere: expected a positive number, found -1 (line {}, column {})",
+                         line, column));
+}
+
+TEST_F(SceneReaderTest, RejectsDuplicateJsonKey) {
+  const std::string e = error_of_text(R"({"time": {"step": 1e-3, "step": 1e-2}})");
+  EXPECT_HAS(e, "time.step: duplicate key \"step\"");
+}
+
+TEST_F(SceneReaderTest, RejectsMissingMotionTable) {
+  const std::string e = error_of([](json& s) {
+    s["bodies"][0]["model"] = "driven";
+    s["bodies"][0]["motion"] = {{"velocity", {{"type", "table"}, {"file", "nowhere.csv"},
+                                              {"quantity", "velocity"}, {"direction", {1, 0, 0}}}}};
+  });
+  EXPECT_HAS(e, "bodies[0].motion.velocity.file: ");
+  EXPECT_HAS(e, "nowhere.csv: cannot open");
+}
+
+TEST_F(SceneReaderTest, RejectsMotionTableWithDecreasingTimes) {
+  write("quake.csv", "0,0\n0.5,1\n0.25,2\n");
+  const std::string e = error_of([](json& s) {
+    s["bodies"][0]["model"] = "driven";
+    s["bodies"][0]["motion"] = {{"velocity", {{"type", "table"}, {"file", "quake.csv"},
+                                              {"quantity", "velocity"}, {"direction", {1, 0, 0}}}}};
+  });
+  EXPECT_HAS(e, "bodies[0].motion.velocity.file: ");
+  EXPECT_HAS(e, "quake.csv:3: times must increase strictly, found 0.25 after 0.5");
+}
+
+TEST_F(SceneReaderTest, RejectsZeroRotationAxis) {
+  const std::string e = error_of([](json& s) {
+    s["bodies"][1]["orientation"] = {{"axis_angle", {{"axis", {0, 0, 0}}, {"angle", 1}}}};
+  });
+  EXPECT_HAS(e, "bodies[1].orientation.axis_angle.axis: expected a non-zero vector");
+}
+
+TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
+  // each edit of the minimal scene, and the path and words its message must contain
+  const std::vector<std::tuple<std::function<void(json&)>, std::string>> cases = {
+      {[](json& s) { s["bodies"][1]["model"] = "rigd"; }, "bodies[1].model: expected one of"},
+      {[](json& s) { s["bodies"][0]["model"] = "driven"; }, "bodies[0]: a driven body needs \"motion\""},
+      {[](json& s) { s["bodies"][1]["motion"] = json::object(); }, "bodies[1].motion: \"motion\" applies only"},
+      {[](json& s) { s["bodies"][1]["elements"] = {2, 2, 2}; }, "bodies[1].elements: \"elements\" applies only"},
+      {[](json& s) { s["bodies"][1]["model"] = "ffr"; }, "bodies[1].material: material \"stone\" needs \"young\""},
+      {[](json& s) { s["bodies"][1]["shape"] = {{"mesh", "block.msh"}}; }, "bodies[1].shape.mesh: a mesh shape needs"},
+      {[](json& s) { s["bodies"][0]["velocity"] = {1, 0, 0}; }, "bodies[0].velocity: a fixed body"},
+      {[](json& s) { s["bodies"][1]["shape"]["sphere"] = 1; }, "bodies[1].shape: expected exactly one of"},
+      {[](json& s) { s["bodies"][1]["shape"] = {{"convex", {{"vertices", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}}}}}; },
+       "bodies[1].shape.convex.vertices: expected at least 4 vertices spanning a volume"},
+      {[](json& s) { s["time"]["output_every"] = 2; s["time"]["output_interval"] = 0.1; },
+       "time.output_every: \"output_interval\" and \"output_every\" are exclusive"},
+      {[](json& s) { s["time"]["output_interval"] = 1e-4; }, "time.output_interval: expected an interval ≥ the step"},
+      {[](json& s) { s["solver"] = {{"type", "nlsg"}}; }, "did you mean \"nlgs\"?"},
+      {[](json& s) { s["interactions"][0]["restitution"] = 1.5; }, "interactions[0].restitution"},
+      {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "block"}}}; }, "probes[0]: expected exactly one of"},
+      {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "blok"}, {"point", {0, 0, 0}}}}; },
+       "probes[0].body: unknown body \"blok\"; did you mean \"block\"?"},
+  };
+  for (const auto& [edit, expected] : cases) EXPECT_HAS(error_of(edit), expected);
+}
+
+TEST(SceneFiles, EveryShippedSceneReads) {
+  const fs::path folder = fs::path(NSCD_SOURCE_DIR) / "scenes";
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    try {
+      read_scene(entry.path());
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+    ++count;
+  }
+  EXPECT_GE(count, 7);
+}
+
+}  // namespace
+}  // namespace nscd::io
