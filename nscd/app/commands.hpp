@@ -1,0 +1,28 @@
+#pragma once
+/// @file The subcommands of the `nscd` program (interface.md §2). Each returns the process exit
+/// code: 0 success, 2 invalid input, 3 the simulation stopped on a non-finite state or a
+/// solver failure the scene declares fatal. Invalid input is reported by throwing
+/// nscd::InputError, which main() turns into a message and exit code 2.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace nscd::app {
+
+struct RunOptions {
+  std::filesystem::path scene;
+  std::optional<std::filesystem::path> out;  // default out/<scene name>
+  int threads = 0;                           // 0: all cores
+  std::optional<std::string> solver;         // overrides solver.type
+  std::optional<std::string> model;          // switches every deformable body to this model
+  std::optional<double> duration;            // overrides time.duration [s]
+  bool quiet = false;
+  bool progress = false;                     // draw a progress bar (stderr is a terminal)
+};
+
+int run_command(const RunOptions& options);
+
+int validate_command(const std::filesystem::path& scene);
+
+}  // namespace nscd::app

@@ -1,0 +1,139 @@
+#include "nscd/app/commands.hpp"
+#include "nscd/app/progress_bar.hpp"
+#include "nscd/app/sha256.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/core/logger.hpp"
+#include "nscd/core/timer.hpp"
+#include "nscd/io/output_writer.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/step/build_model.hpp"
+#include "nscd/step/output_frames.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <chrono>
+
+namespace nscd::app {
+namespace {
+
+// the command line's overrides of the scene
+void apply_overrides(const RunOptions& o, io::Scene& scene) {
+  if (o.solver) {
+    NSCD_THROW_UNLESS(*o.solver == "nlgs", "--solver {}: this version of nscd provides the nlgs solver only",
+                      *o.solver);
+    scene.solver.type = *o.solver;
+  }
+  if (o.duration) {
+    NSCD_THROW_UNLESS(*o.duration > 0, "--duration {}: expected a positive time in seconds", *o.duration);
+    scene.time.duration = *o.duration;
+  }
+  if (o.model) {
+    static const std::map<std::string, io::BodyModel> kModels{
+        {"rigid", io::BodyModel::Rigid}, {"ffr", io::BodyModel::Ffr}, {"tl", io::BodyModel::Tl},
+        {"linear", io::BodyModel::Linear}};
+    const auto it = kModels.find(*o.model);
+    NSCD_THROW_UNLESS(it != kModels.end(), "--model {}: expected rigid, ffr, tl or linear", *o.model);
+    for (io::Body& body : scene.bodies)
+      if (body.model == io::BodyModel::Ffr || body.model == io::BodyModel::Tl || body.model == io::BodyModel::Linear)
+        body.model = it->second;
+  }
+  NSCD_THROW_UNLESS(scene.solver.type == "nlgs",
+                    "{}: solver.type: \"{}\" is not provided by this version of nscd (available: nlgs)",
+                    scene.file.string(), scene.solver.type);
+}
+
+const char* to_string(StepStatus status) {
+  switch (status) {
+    case StepStatus::Ok: return "completed";
+    case StepStatus::NonFinite: return "non_finite";
+    case StepStatus::SolverFailed: return "solver_failed";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  io::Scene scene = io::read_scene(o.scene);
+  apply_overrides(o, scene);
+  const Model m = build_model(scene);
+  State s = initial_state(m, scene);
+
+  NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
+  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+
+  const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
+  io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv);
+  nlohmann::json run{{"version", NSCD_VERSION},
+                     {"scene", std::filesystem::absolute(o.scene).string()},
+                     {"scene_sha256", sha256_hex(o.scene)},
+                     {"threads", threads},
+                     {"solver", scene.solver.type},
+                     {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
+                     {"time_step", m.step.h},
+                     {"status", "running"}};
+  out.write_run_json(run);
+  logger().info("{}: {} bodies, {} steps of {} s, output every {} steps to {}", m.name, m.nb(), m.n_steps,
+                m.step.h, m.output_every, dir.string());
+
+  StepWorkspace ws;
+  double output_seconds = 0;
+  auto write_output = [&] {
+    ScopedTimer timer(&output_seconds);
+    out.write_output(s.t, body_mesh_frame(m, s, false), contact_frame(m, ws), body_rows(m, s), probe_rows(m, s));
+  };
+  {
+    ScopedTimer timer(&output_seconds);
+    if (std::any_of(m.bodies.begin(), m.bodies.end(), [](const BodyModel& b) { return b.kind == BodyKind::Fixed; }))
+      out.write_fixed_bodies(body_mesh_frame(m, s, true));
+  }
+  write_output();
+
+  ProgressBar progress(m.n_steps, m.duration);
+  StepReport report;
+  long non_converged = 0;
+  while (s.step < m.n_steps) {
+    const auto step_start = std::chrono::steady_clock::now();
+    report = step(m, s, ws);
+    if (report.status != StepStatus::Ok) break;
+    if (report.solver_status != solvers::SolverStatus::Converged && non_converged++ == 0)
+      logger().warn("t = {}: the contact solver stopped at error {:.3g} after {} iterations (reported in "
+                    "history.csv; further occurrences are counted in run.json)",
+                    s.t, report.solver_error, report.solver_iterations);
+    out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
+                        report.solver_iterations, report.solver_error, 0,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
+    if (s.step % m.output_every == 0 || s.step == m.n_steps) write_output();
+    if (o.progress) progress.update(s.step, s.t, report.n_contacts, report.solver_iterations);
+  }
+  if (o.progress) progress.finish();
+  if (report.status != StepStatus::Ok) {
+    logger().error("{}", report.message);
+    write_output();
+  }
+  out.flush();
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  run["status"] = to_string(report.status);
+  if (!report.message.empty()) run["message"] = report.message;
+  run["steps"] = s.step;
+  run["simulated_time"] = s.t;
+  run["non_converged_steps"] = non_converged;
+  run["wall_seconds"] = wall;
+  run["stage_seconds"] = {{"detection", ws.timings.detection},
+                          {"assembly", ws.timings.assembly},
+                          {"solve", ws.timings.solve},
+                          {"update", ws.timings.update},
+                          {"output", output_seconds}};
+  out.write_run_json(run);
+  if (report.status != StepStatus::Ok) return 3;
+  logger().info("done: {} steps in {:.2f} s ({:.0f} steps/s); output in {}", s.step, wall,
+                static_cast<double>(s.step) / wall, dir.string());
+  return 0;
+}
+
+}  // namespace nscd::app

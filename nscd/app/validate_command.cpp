@@ -1,0 +1,49 @@
+#include "nscd/app/commands.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/step/build_model.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <cstdio>
+#include <map>
+
+namespace nscd::app {
+
+int validate_command(const std::filesystem::path& scene_file) {
+  const io::Scene scene = io::read_scene(scene_file);
+  const Model m = build_model(scene);
+  const State s = initial_state(m, scene);
+
+  // bodies by model and degrees of freedom (6 per rigid body)
+  std::map<std::string, int> by_model;
+  long dofs = 0;
+  for (const BodyModel& body : m.bodies) {
+    ++by_model[io::to_string(body.scene_model)];
+    if (body.kind == BodyKind::Rigid) dofs += 6;
+  }
+  // contacts within the alert distance at t = 0
+  std::vector<contact::Pose> poses;
+  std::vector<std::uint8_t> movable;
+  for (int b = 0; b < m.nb(); ++b) {
+    poses.push_back({s.x[b], s.q[b]});
+    movable.push_back(m.bodies[b].kind == BodyKind::Rigid);
+  }
+  std::vector<contact::ContactPoint> contacts;
+  contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
+
+  std::printf("%s: valid scene \"%s\"\n", scene_file.string().c_str(), m.name.c_str());
+  std::printf("  bodies: %d (", m.nb());
+  const char* separator = "";
+  for (const auto& [model, count] : by_model) {
+    std::printf("%s%d %s", separator, count, model.c_str());
+    separator = ", ";
+  }
+  std::printf(")\n  degrees of freedom: %ld\n", dofs);
+  std::printf("  contacts at t = 0 (alert distance %.3g m): %zu\n", m.step.alert_distance, contacts.size());
+  std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
+              m.output_every);
+  std::printf("  solver: %s, tolerance %g, at most %d iterations\n", scene.solver.type.c_str(),
+              m.step.nlgs.tolerance, m.step.nlgs.max_iterations);
+  return 0;
+}
+
+}  // namespace nscd::app

@@ -1,0 +1,200 @@
+#include "nscd/step/build_model.hpp"
+
+#include "contact/mass_properties.hpp"
+#include "nscd/core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace nscd {
+namespace {
+
+// activation tolerance on the predicted gap, relative to the smallest body diameter
+constexpr double kActivationGapFraction = 1e-6;
+
+// tessellated sphere for display: latitude–longitude quads, triangles at the poles
+DisplayMesh sphere_display(double radius) {
+  constexpr int kRings = 8, kSectors = 16;
+  DisplayMesh mesh;
+  mesh.vertices_B.push_back(Vec3(0, 0, radius));
+  for (int i = 1; i < kRings; ++i) {
+    const double polar = std::numbers::pi * i / kRings;
+    for (int j = 0; j < kSectors; ++j) {
+      const double azimuth = 2 * std::numbers::pi * j / kSectors;
+      mesh.vertices_B.push_back(radius * Vec3(std::sin(polar) * std::cos(azimuth),
+                                              std::sin(polar) * std::sin(azimuth), std::cos(polar)));
+    }
+  }
+  mesh.vertices_B.push_back(Vec3(0, 0, -radius));
+  const int south = static_cast<int>(mesh.vertices_B.size()) - 1;
+  auto ring = [](int i, int j) { return 1 + (i - 1) * kSectors + (j % kSectors); };
+  for (int j = 0; j < kSectors; ++j) {
+    mesh.polygons.push_back({0, ring(1, j), ring(1, j + 1)});
+    for (int i = 1; i + 1 < kRings; ++i)
+      mesh.polygons.push_back({ring(i, j), ring(i + 1, j), ring(i + 1, j + 1), ring(i, j + 1)});
+    mesh.polygons.push_back({south, ring(kRings - 1, j + 1), ring(kRings - 1, j)});
+  }
+  return mesh;
+}
+
+BodyKind kind_of(const io::Body& body, const std::string& where) {
+  switch (body.model) {
+    case io::BodyModel::Rigid: return BodyKind::Rigid;
+    case io::BodyModel::Fixed: return BodyKind::Fixed;
+    case io::BodyModel::Driven: return BodyKind::Driven;
+    default: break;
+  }
+  throw InputError(fmt::format("{}.model: model \"{}\" is not simulated by this version of nscd "
+                               "(available: rigid, fixed, driven)",
+                               where, io::to_string(body.model)));
+}
+
+// shape in the body frame, and the centre of mass where the shape's coordinates put it
+std::pair<contact::Shape, Vec3> body_shape(const io::Body& body, const std::string& where) {
+  if (const auto* box = std::get_if<io::BoxShape>(&body.shape)) return {contact::make_box(box->size), Vec3::Zero()};
+  if (const auto* sphere = std::get_if<io::SphereShape>(&body.shape))
+    return {contact::Sphere{sphere->radius}, Vec3::Zero()};
+  if (const auto* convex = std::get_if<io::ConvexShape>(&body.shape)) {
+    contact::ConvexPolyhedron hull;
+    try {
+      hull = contact::convex_hull(convex->vertices);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}.shape.convex.vertices: {}", where, e.what()));
+    }
+    const Vec3 centroid = contact::mass_properties(hull).centroid;
+    return {contact::translated(hull, -centroid), centroid};
+  }
+  throw InputError(fmt::format("{}.shape.mesh: mesh shapes need a finite-element model, which this version "
+                               "of nscd does not simulate",
+                               where));
+}
+
+std::vector<Vec3> shape_vertices(const contact::Shape& shape) {
+  if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape)) return poly->vertices;
+  return {Vec3::Zero()};  // a sphere is represented by its centre
+}
+
+}  // namespace
+
+Model build_model(const io::Scene& scene) {
+  Model m;
+  m.name = scene.name;
+  const std::string file = scene.file.string();
+
+  // materials and the contact law table
+  std::map<std::string, int> material_index;
+  for (const auto& [name, material] : scene.materials) {
+    material_index[name] = static_cast<int>(m.material_names.size());
+    m.material_names.push_back(name);
+  }
+  const std::size_t nm = m.material_names.size();
+  m.laws.assign(nm * nm, ContactLaw{});
+  for (const io::Interaction& interaction : scene.interactions) {
+    if (interaction.material_a == "default") continue;
+    const ContactLaw law{interaction.friction, interaction.restitution, true};
+    const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
+    m.laws[ia * nm + ib] = law;
+    m.laws[ib * nm + ia] = law;
+  }
+  // the default interaction fills every pair left undefined
+  for (const io::Interaction& interaction : scene.interactions)
+    if (interaction.material_a == "default")
+      for (ContactLaw& entry : m.laws)
+        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true};
+
+  // bodies
+  double smallest_diameter = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const io::Body& in = scene.bodies[i];
+    const std::string where = fmt::format("{}: bodies[{}]", file, i);
+    BodyModel body;
+    body.name = in.name;
+    body.kind = kind_of(in, where);
+    body.scene_model = in.model;
+    body.material = material_index.at(in.material);
+    auto [shape, centroid] = body_shape(in, where);
+    const contact::MassProperties props = contact::mass_properties(shape);
+    if (body.kind == BodyKind::Rigid) {
+      const double density = scene.materials.at(in.material).density;
+      body.mass = density * props.volume;
+      body.inertia_B = density * props.inertia;
+      body.inv_inertia_B = body.inertia_B.inverse();
+    }
+    if (in.motion_velocity) body.linear_motion.emplace(*in.motion_velocity);
+    if (in.motion_angular_velocity) body.angular_motion.emplace(*in.motion_angular_velocity);
+    body.bounding_radius = contact::bounding_radius(shape);
+    body.x0 = in.position.value_or(centroid);
+    body.q0 = in.orientation;
+    smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
+    if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
+      m.display.push_back({poly->vertices, poly->faces});
+    else
+      m.display.push_back(sphere_display(std::get<contact::Sphere>(shape).radius));
+    m.shapes.push_back(std::move(shape));
+    m.bodies.push_back(std::move(body));
+  }
+
+  // probes: body-frame points of the initial configuration
+  for (std::size_t i = 0; i < scene.probes.size(); ++i) {
+    const io::Probe& in = scene.probes[i];
+    ProbeModel probe;
+    probe.name = in.name;
+    probe.body = static_cast<int>(std::find_if(m.bodies.begin(), m.bodies.end(),
+                                               [&](const BodyModel& b) { return b.name == in.body; }) -
+                                  m.bodies.begin());
+    const BodyModel& body = m.bodies[probe.body];
+    if (in.point) {
+      probe.points_B.push_back(body.q0.conjugate() * (*in.point - body.x0));
+    } else {
+      const auto& [lo, hi] = *in.region;
+      for (const Vec3& p_B : shape_vertices(m.shapes[probe.body])) {
+        const Vec3 p_W = body.x0 + body.q0 * p_B;
+        if ((p_W.array() >= lo.array()).all() && (p_W.array() <= hi.array()).all()) probe.points_B.push_back(p_B);
+      }
+      NSCD_THROW_UNLESS(!probe.points_B.empty(),
+                        "{}: probes[{}].region: no vertex of body \"{}\" lies inside the region at t = 0", file, i,
+                        in.body);
+    }
+    m.probes.push_back(std::move(probe));
+  }
+
+  // time stepping, solver, output cadence
+  m.step.h = scene.time.step;
+  m.step.theta = scene.theta;
+  m.step.gravity = scene.gravity;
+  m.step.alert_distance =
+      scene.detection.alert_distance.value_or(m.bodies.empty() ? 0.0 : 1e-2 * smallest_diameter);
+  // round-off in gaps and velocities of resting bodies (~1e-11 m) must not switch contacts off
+  m.step.activation_gap = m.bodies.empty() ? 0.0 : kActivationGapFraction * smallest_diameter;
+  m.step.nlgs.tolerance = scene.solver.tolerance;
+  m.step.nlgs.max_iterations = scene.solver.max_iterations;
+  m.step.nlgs.omega = scene.solver.relaxation;
+  m.step.fail_on_divergence = scene.solver.fail_on_divergence;
+  m.duration = scene.time.duration;
+  m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));
+  if (scene.time.output_every) m.output_every = *scene.time.output_every;
+  else if (scene.time.output_interval)
+    m.output_every = std::max(1L, std::lround(*scene.time.output_interval / scene.time.step));
+  m.output_vtk = scene.output.vtk;
+  m.output_csv = scene.output.csv;
+  return m;
+}
+
+State initial_state(const Model& model, const io::Scene& scene) {
+  State s;
+  for (int b = 0; b < model.nb(); ++b) {
+    const BodyModel& body = model.bodies[b];
+    s.x.push_back(body.x0);
+    s.q.push_back(body.q0);
+    Vec3 v = scene.bodies[b].velocity, w = scene.bodies[b].angular_velocity;
+    if (body.kind == BodyKind::Fixed) v = w = Vec3::Zero();
+    if (body.linear_motion) v = body.linear_motion->velocity(0.0);
+    if (body.angular_motion) w = body.angular_motion->velocity(0.0);
+    s.v.push_back(v);
+    s.w.push_back(w);
+  }
+  return s;
+}
+
+}  // namespace nscd

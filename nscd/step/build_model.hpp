@@ -1,0 +1,27 @@
+#pragma once
+/// @file
+/// Turns a parsed scene into the immutable Model and the initial State:
+///  - mass m = ρ V and inertia J_B = ρ ∫(‖x‖² I − x xᵀ) dV about the centre of mass, from the
+///    shape (contact/mass_properties.hpp); fixed and driven bodies have no mass;
+///  - a convex shape is the hull of its vertices, re-centred on its centroid, which is the
+///    body's position unless the scene gives one (interface.md §3);
+///  - the contact law table over material pairs, with the default interaction where given;
+///  - the alert distance (scene value, or 1/100 of the smallest body diameter), the activation
+///    tolerance on predicted gaps (1e-6 of the smallest body diameter, far above the round-off
+///    of resting contacts and far below any visible gap), and the output cadence in steps.
+
+#include "nscd/io/scene.hpp"
+#include "nscd/step/model.hpp"
+#include "nscd/step/state.hpp"
+
+namespace nscd {
+
+/// @throws nscd::InputError (naming the scene file and JSON path) for what the reader cannot
+///         check alone: degenerate convex hulls, empty probe regions, and models this version
+///         does not simulate.
+Model build_model(const io::Scene& scene);
+
+/// The state at t = 0: each body at its initial pose and velocities.
+State initial_state(const Model& model, const io::Scene& scene);
+
+}  // namespace nscd

@@ -1,0 +1,52 @@
+#pragma once
+/// @file
+/// Contact Jacobians and the Delassus operator of rigid bodies [Jean 1999; Acary & Brogliato
+/// 2008, §10]. For contact α at point p between bodies a and b with frame R_WC (conventions C1):
+///
+///  (1) u_α = G_αb [v_b; ω_b] + G_αa [v_a; ω_a]        (u in the contact frame, C3)
+///  (2) G_αb = R_WCᵀ [I | −[p − x_b]×],   G_αa = −R_WCᵀ [I | −[p − x_a]×]     (3 × 6)
+///  (3) Y_αb = M̂_b⁻¹ G_αbᵀ                                                    (6 × 3)
+///  (4) W_αβ = Σ_b G_αb Y_βb      (sum over the movable bodies shared by α and β)
+///
+/// Fixed and driven bodies have no degrees of freedom: their blocks are absent from W and
+/// their prescribed velocity enters u through eq. (1) only.
+///
+/// References: [Jean 1999] CMAME 177; [Acary & Brogliato 2008] Numerical Methods for Nonsmooth
+///             Dynamical Systems, Springer.
+
+#include "contact/detection.hpp"
+#include "nscd/core/math.hpp"
+#include "solvers/delassus.hpp"
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace nscd {
+
+using Mat36 = Eigen::Matrix<double, 3, 6>;
+using Mat63 = Eigen::Matrix<double, 6, 3>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+/// The two body blocks of one contact; side 0 is body a, side 1 body b.
+struct ContactJacobian {
+  int body[2] = {0, 0};
+  bool movable[2] = {false, false};
+  Mat36 G[2];   // eq. (2)
+  Mat63 Y[2];   // eq. (3), zero for non-movable sides
+};
+
+/// Eq. (2) for contact `c` with bodies at centres x_a, x_b.
+void fill_jacobian(const contact::ContactPoint& c, const Vec3& x_a, const Vec3& x_b, ContactJacobian& J);
+
+/// Eq. (1).
+inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_a, const Vec6& V_b) {
+  return J.G[0] * V_a + J.G[1] * V_b;
+}
+
+/// Eq. (4): the upper blocks (α ≤ β) of W for the contacts `jacobians`, whose bodies range
+/// over [0, nb). Deterministic: blocks are generated body by body in contact order.
+solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,
+                                          std::vector<solvers::DelassusTriplet>& scratch);
+
+}  // namespace nscd

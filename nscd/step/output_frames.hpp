@@ -1,0 +1,32 @@
+#pragma once
+/// @file
+/// Fills the plain output records of nscd/io/frame.hpp from the model, the state and the last
+/// step's workspace (interface.md §4):
+///  - bodies as polygons in the current configuration, point velocity v + ω × (p − x) and
+///    displacement p − p(t = 0);
+///  - active contacts with the force r / h on body b in the world frame, its normal and
+///    tangential parts, and status 0 open (r = 0), 1 stick (‖r_T‖ < μ r_n), 2 slip;
+///  - the rows of bodies.csv and probes.csv.
+
+#include "nscd/io/frame.hpp"
+#include "nscd/step/model.hpp"
+#include "nscd/step/state.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <vector>
+
+namespace nscd {
+
+/// The bodies whose kind is (fixed_only ? Fixed : not Fixed) as one polygon mesh.
+io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
+
+/// The active contacts of the last step.
+io::ContactFrame contact_frame(const Model& m, const StepWorkspace& ws);
+
+/// One row per body for bodies.csv.
+std::vector<io::BodyRow> body_rows(const Model& m, const State& s);
+
+/// One row per probe for probes.csv.
+std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s);
+
+}  // namespace nscd

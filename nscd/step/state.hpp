@@ -1,0 +1,32 @@
+#pragma once
+/// @file
+/// Everything that changes while stepping and that a restart needs (MuJoCo's mjData minus the
+/// scratch): time, each body's pose and velocities, and last step's reactions for the warm
+/// start.
+
+#include "nscd/core/math.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace nscd {
+
+/// A contact of the last step, remembered for the warm start: its bodies a < b, its point in
+/// body a's frame, and its impulse in the world frame (contact frames may turn between steps).
+struct WarmContact {
+  int a = 0, b = 0;
+  Vec3 p_A = Vec3::Zero();    // [m], body a's frame at the start of that step
+  Vec3 r_W = Vec3::Zero();    // impulse on body b [N·s], world frame
+};
+
+struct State {
+  double t = 0.0;
+  long step = 0;
+  std::vector<Vec3> x;   // centre of mass, world [m]
+  std::vector<Quat> q;   // orientation q_WB
+  std::vector<Vec3> v;   // velocity of the centre of mass, world [m/s]
+  std::vector<Vec3> w;   // angular velocity, world [rad/s]
+  std::vector<WarmContact> warm;  // last step's active contacts, sorted by (a, b)
+};
+
+}  // namespace nscd

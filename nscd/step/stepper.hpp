@@ -1,0 +1,80 @@
+#pragma once
+/// @file
+/// One Moreau–Jean time step for rigid, fixed and driven bodies [Jean 1999], end to end:
+///
+///  1. free motion: v_free, ω_free of every rigid body (rigid_dynamics.hpp eqs. (1)–(3)),
+///     prescribed end-of-step velocities of driven bodies;
+///  2. detection of contacts within the alert distance, widened by the distance bodies can
+///     travel in one step, so that fast bodies are not missed;
+///  3. activation from the predicted gap at the end of the step:
+///        g_pred = g + h (θ u_n,free + (1 − θ) u_n⁻) ≤ δ  ⇒  the contact is active,
+///     with δ a geometric tolerance (Model::step.activation_gap) that keeps resting contacts,
+///     whose gap and relative velocity are round-off, active;
+///  4. W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp) and q = u_free + (e u_n⁻ if u_n⁻ < 0) e_n, so that
+///     the solver's u_n = u_n⁺ + e u_n⁻ (Newton restitution) and Signorini reads
+///        u_n⁺ + e u_n⁻ ≥ 0 ⊥ r_n ≥ 0,  with Coulomb friction on u_T⁺;
+///  5. NLGS on (W, q, μ), warm-started from last step's impulses of the same contacts (same
+///     bodies, nearby point in body a's frame), or, when most contacts are new, from the stick
+///     prediction of solvers/stick_prediction.hpp;
+///  6. v⁺ = v_free + M̂⁻¹ Hᵀ r; poses by rigid_dynamics.hpp eqs. (3)–(4); driven bodies
+///     follow their prescribed displacement exactly.
+///
+/// References: [Jean 1999] The non-smooth contact dynamics method, CMAME 177;
+///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics.
+
+#include "contact/detection.hpp"
+#include "nscd/step/contact_jacobian.hpp"
+#include "nscd/step/model.hpp"
+#include "nscd/step/rigid_dynamics.hpp"
+#include "nscd/step/state.hpp"
+#include "solvers/friction_problem.hpp"
+#include "solvers/nlgs.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nscd {
+
+/// Per-stage wall times [s], accumulated over steps.
+struct StepTimings {
+  double detection = 0, assembly = 0, solve = 0, update = 0;
+};
+
+enum class StepStatus { Ok, NonFinite, SolverFailed };
+
+/// What one step did.
+struct StepReport {
+  StepStatus status = StepStatus::Ok;
+  int n_contacts = 0;            // active contacts
+  int solver_iterations = 0;
+  double solver_error = 0;
+  solvers::SolverStatus solver_status = solvers::SolverStatus::Converged;
+  std::string message;           // set when status != Ok: which body or contact went bad
+};
+
+/// Scratch owned by the caller, reused each step, inspectable after step().
+struct StepWorkspace {
+  std::vector<contact::Pose> poses;
+  std::vector<std::uint8_t> movable;
+  std::vector<FreeMotion> free;            // per body (non-movable: prescribed end velocities)
+  std::vector<contact::ContactPoint> detected;
+  std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
+  std::vector<ContactJacobian> jacobians;      // aligned with `active`
+  std::vector<solvers::DelassusTriplet> triplets;
+  solvers::FrictionProblem problem;
+  Eigen::VectorXd r0;
+  solvers::SolverResult result;
+  std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
+  std::vector<Quat> next_q;
+  StepTimings timings;
+};
+
+/// Advances `s` by one step of length m.step.h. On a non-finite result or a fatal solver failure
+/// `s` is left unchanged (the last finite state) and the report says which body or contact.
+StepReport step(const Model& m, State& s, StepWorkspace& ws);
+
+/// Total kinetic energy [J] and gravitational potential energy −Σ m g·x [J].
+double kinetic_energy(const Model& m, const State& s);
+double potential_energy(const Model& m, const State& s);
+
+}  // namespace nscd

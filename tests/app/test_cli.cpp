@@ -1,0 +1,144 @@
+// The `nscd` program as a user runs it: output files of interface.md §4, exit codes of §2.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run_nscd(const std::string& arguments) {
+  const std::string command = std::string(NSCD_BINARY) + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("nscd_test_cli_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write_scene(const fs::path& dir, const std::string& json) {
+  const fs::path file = dir / "scene.json";
+  std::ofstream(file) << json;
+  return file;
+}
+
+// one box on a fixed ground: a minimal valid scene; `extra_body` is spliced into the body list
+std::string box_scene(const std::string& box_extra = "", const std::string& density = "1000") {
+  return R"({
+    "name": "box",
+    "time": {"step": 1e-3, "duration": 0.01, "output_every": 5},
+    "materials": {"stone": {"density": )" + density + R"(}},
+    "interactions": [{"materials": ["stone", "stone"], "friction": 0.5}],
+    "bodies": [
+      {"name": "ground", "model": "fixed", "material": "stone", "shape": {"box": [4, 4, 1]}, "position": [0, 0, -0.5]},
+      {"name": "block", "model": "rigid", "material": "stone", "shape": {"box": [1, 1, 1]},
+       "position": [0, 0, 0.5])" + box_extra + R"(}
+    ],
+    "probes": [{"name": "top", "body": "block", "point": [0, 0, 1]}]
+  })";
+}
+
+TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
+  const fs::path dir = fresh_dir("run");
+  const fs::path scene = write_scene(dir, box_scene());
+  const Result r = run_nscd("run " + scene.string() + " --out " + (dir / "out").string() + " --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const fs::path out = dir / "out";
+  for (const char* file : {"box.pvd", "bodies_000000.vtu", "bodies_000002.vtu", "contacts_000000.vtp",
+                           "contacts_000002.vtp", "fixed.vtu", "history.csv", "bodies.csv", "probes.csv", "run.json"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  // outputs at t = 0, 0.005 and the final time 0.01: three outputs, not four
+  EXPECT_FALSE(fs::exists(out / "bodies_000003.vtu"));
+
+  const std::string history = read_text(out / "history.csv");
+  EXPECT_EQ(history.substr(0, history.find('\n')),
+            "step,time,kinetic_energy,potential_energy,n_contacts,solver_iterations,solver_error,inner_iterations,"
+            "wall_seconds");
+  EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
+
+  const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));
+  EXPECT_EQ(run["status"], "completed");
+  EXPECT_EQ(run["steps"], 10);
+  EXPECT_EQ(run["scene_sha256"].get<std::string>().size(), 64u);
+  for (const char* stage : {"detection", "assembly", "solve", "update", "output"})
+    EXPECT_TRUE(run["stage_seconds"].contains(stage)) << stage;
+}
+
+TEST(Cli, InvalidSceneExitsWithCode2AndNamesTheJsonPath) {
+  const fs::path dir = fresh_dir("invalid");
+  const fs::path scene = write_scene(dir, box_scene(R"(, "velocity": "fast")"));
+  const Result r = run_nscd("run " + scene.string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("bodies[1].velocity"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("scene.json"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadCommandLineExitsWithCode2) {
+  EXPECT_EQ(run_nscd("run").exit_code, 2);
+  EXPECT_EQ(run_nscd("run scenes/default.json --threads many").exit_code, 2);
+  EXPECT_EQ(run_nscd("frobnicate").exit_code, 2);
+  const Result missing = run_nscd("run /nonexistent/scene.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("/nonexistent/scene.json"), std::string::npos) << missing.output;
+}
+
+TEST(Cli, NonFiniteStateStopsWithCode3AndReadableOutput) {
+  // ω = 1e300 rad/s on a body of inertia ~1e9 kg m²: the angular momentum overflows to inf
+  const fs::path dir = fresh_dir("nonfinite");
+  const fs::path scene = write_scene(dir, box_scene(R"(, "angular_velocity": [1e300, 0, 0])", "1e10"));
+  const Result r = run_nscd("run " + scene.string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("block"), std::string::npos) << r.output;
+  const nlohmann::json run = nlohmann::json::parse(read_text(dir / "out" / "run.json"));
+  EXPECT_EQ(run["status"], "non_finite");
+  EXPECT_TRUE(fs::exists(dir / "out" / "box.pvd"));
+}
+
+TEST(Cli, ValidatePrintsASummaryWithoutSimulating) {
+  const fs::path dir = fresh_dir("validate");
+  const fs::path scene = write_scene(dir, box_scene());
+  const Result r = run_nscd("validate " + scene.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("bodies: 2 (1 fixed, 1 rigid)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("degrees of freedom: 6"), std::string::npos) << r.output;
+  // the resting block touches the ground on its four bottom corners
+  EXPECT_NE(r.output.find(": 4"), std::string::npos) << r.output;
+}
+
+TEST(Cli, VersionAndHelpExitWithZero) {
+  EXPECT_EQ(run_nscd("--version").exit_code, 0);
+  EXPECT_EQ(run_nscd("--help").exit_code, 0);
+}
+
+}  // namespace

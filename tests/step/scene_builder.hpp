@@ -1,0 +1,58 @@
+#pragma once
+// Small scenes built in code for the physics tests (the same structures io::read_scene fills).
+
+#include "nscd/io/scene.hpp"
+#include "nscd/step/build_model.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <string>
+
+namespace nscd::test {
+
+/// A scene with one material "stone" of the given density, an interaction stone–stone, no bodies.
+inline io::Scene make_scene(double h, double duration, double density, double friction, double restitution) {
+  io::Scene scene;
+  scene.file = "test.json";
+  scene.name = "test";
+  scene.time.step = h;
+  scene.time.duration = duration;
+  scene.materials["stone"].density = density;
+  scene.interactions.push_back({"stone", "stone", friction, restitution});
+  return scene;
+}
+
+inline io::Body& add_box(io::Scene& scene, const std::string& name, io::BodyModel model, const Vec3& size,
+                         const Vec3& position, const Quat& orientation = Quat::Identity()) {
+  io::Body body;
+  body.name = name;
+  body.model = model;
+  body.material = "stone";
+  body.shape = io::BoxShape{size};
+  body.position = position;
+  body.orientation = orientation;
+  scene.bodies.push_back(body);
+  return scene.bodies.back();
+}
+
+inline io::Body& add_sphere(io::Scene& scene, const std::string& name, io::BodyModel model, double radius,
+                            const Vec3& position) {
+  io::Body body;
+  body.name = name;
+  body.model = model;
+  body.material = "stone";
+  body.shape = io::SphereShape{radius};
+  body.position = position;
+  scene.bodies.push_back(body);
+  return scene.bodies.back();
+}
+
+/// Model, state and workspace of a scene, stepped by the tests.
+struct Simulation {
+  explicit Simulation(const io::Scene& scene) : model(build_model(scene)), state(initial_state(model, scene)) {}
+  StepReport advance() { return step(model, state, workspace); }
+  Model model;
+  State state;
+  StepWorkspace workspace;
+};
+
+}  // namespace nscd::test
