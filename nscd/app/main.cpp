@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -46,6 +47,16 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "check a scene and print a summary");
   validate_cmd->add_option("scene", validate_scene, "scene file (JSON)")->required();
 
+  // a word that is not a command gets a plain answer rather than CLI11's "subcommand required"
+  const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
+  const auto is_command = [&](const char* word) {
+    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* c) { return c->get_name() == word; });
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate; see nscd --help)\n",
+                 argv[1]);
+    return kExitInvalidInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

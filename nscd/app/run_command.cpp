@@ -39,9 +39,6 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
       if (body.model == io::BodyModel::Ffr || body.model == io::BodyModel::Tl || body.model == io::BodyModel::Linear)
         body.model = it->second;
   }
-  NSCD_THROW_UNLESS(scene.solver.type == "nlgs",
-                    "{}: solver.type: \"{}\" is not provided by this version of nscd (available: nlgs)",
-                    scene.file.string(), scene.solver.type);
 }
 
 const char* to_string(StepStatus status) {
@@ -82,20 +79,20 @@ int run_command(const RunOptions& o) {
 
   StepWorkspace ws;
   double output_seconds = 0;
-  auto write_output = [&] {
+  auto write_output = [&](const io::ContactFrame& contacts) {
     ScopedTimer timer(&output_seconds);
-    out.write_output(s.t, body_mesh_frame(m, s, false), contact_frame(m, ws), body_rows(m, s), probe_rows(m, s));
+    out.write_output(s.t, body_mesh_frame(m, s, false), contacts, body_rows(m, s), probe_rows(m, s));
   };
   {
     ScopedTimer timer(&output_seconds);
     if (std::any_of(m.bodies.begin(), m.bodies.end(), [](const BodyModel& b) { return b.kind == BodyKind::Fixed; }))
       out.write_fixed_bodies(body_mesh_frame(m, s, true));
   }
-  write_output();
+  write_output(io::ContactFrame{});
 
   ProgressBar progress(m.n_steps, m.duration);
   StepReport report;
-  long non_converged = 0;
+  long non_converged = 0, last_output = 0, next_log = m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
     report = step(m, s, ws);
@@ -107,13 +104,24 @@ int run_command(const RunOptions& o) {
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                         report.solver_iterations, report.solver_error, 0,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
-    if (s.step % m.output_every == 0 || s.step == m.n_steps) write_output();
-    if (o.progress) progress.update(s.step, s.t, report.n_contacts, report.solver_iterations);
+    if (s.step % m.output_every == 0 || s.step == m.n_steps) {
+      write_output(contact_frame(m, ws));
+      last_output = s.step;
+    }
+    // a bar on a terminal, otherwise a log line every tenth of the run
+    if (o.progress) {
+      progress.update(s.step, s.t, report.n_contacts, report.solver_iterations);
+    } else if (s.step >= next_log && s.step < m.n_steps) {
+      logger().info("step {}/{}  t = {:.4g} s  {} contacts  {} solver iterations", s.step, m.n_steps, s.t,
+                    report.n_contacts, report.solver_iterations);
+      next_log += std::max(1L, m.n_steps / 10);
+    }
   }
   if (o.progress) progress.finish();
   if (report.status != StepStatus::Ok) {
+    // the state is the last finite one; its contacts were overwritten by the failed step
     logger().error("{}", report.message);
-    write_output();
+    if (s.step != last_output) write_output(io::ContactFrame{});
   }
   out.flush();
 

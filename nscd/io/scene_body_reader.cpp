@@ -120,7 +120,7 @@ Motion read_motion(const Value& v, const fs::path& scene_dir) {
       v.expect_keys({"type", "direction", "amplitude", "angular_frequency", "start", "phase"});
       m.direction = v.at("direction").direction();
       m.amplitude = v.at("amplitude").number();
-      m.angular_frequency = v.at("angular_frequency").non_negative();
+      m.angular_frequency = v.at("angular_frequency").positive();
       m.start = v.at("start").non_negative();
       if (const auto phase = v.find("phase")) m.phase = phase->number();
       break;

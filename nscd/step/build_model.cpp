@@ -160,6 +160,9 @@ Model build_model(const io::Scene& scene) {
   }
 
   // time stepping, solver, output cadence
+  NSCD_THROW_UNLESS(scene.solver.type == "nlgs",
+                    "{}: solver.type: solver \"{}\" is not provided by this version of nscd (available: nlgs)", file,
+                    scene.solver.type);
   m.step.h = scene.time.step;
   m.step.theta = scene.theta;
   m.step.gravity = scene.gravity;

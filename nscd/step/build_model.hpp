@@ -17,8 +17,8 @@
 namespace nscd {
 
 /// @throws nscd::InputError (naming the scene file and JSON path) for what the reader cannot
-///         check alone: degenerate convex hulls, empty probe regions, and models this version
-///         does not simulate.
+///         check alone: degenerate convex hulls, empty probe regions, and models or solvers this
+///         version does not provide.
 Model build_model(const io::Scene& scene);
 
 /// The state at t = 0: each body at its initial pose and velocities.

@@ -352,6 +352,12 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
       {[](json& s) { s["bodies"][1]["model"] = "rigd"; }, "bodies[1].model: expected one of"},
       {[](json& s) { s["bodies"][0]["model"] = "driven"; }, "bodies[0]: a driven body needs \"motion\""},
       {[](json& s) { s["bodies"][1]["motion"] = json::object(); }, "bodies[1].motion: \"motion\" applies only"},
+      {[](json& s) {
+         s["bodies"][0]["model"] = "driven";
+         s["bodies"][0]["motion"] = {{"velocity", {{"type", "sine"}, {"direction", {1, 0, 0}}, {"amplitude", 1},
+                                                   {"angular_frequency", 0}}}};
+       },
+       "bodies[0].motion.velocity.angular_frequency: expected a positive number"},
       {[](json& s) { s["bodies"][1]["elements"] = {2, 2, 2}; }, "bodies[1].elements: \"elements\" applies only"},
       {[](json& s) { s["bodies"][1]["model"] = "ffr"; }, "bodies[1].material: material \"stone\" needs \"young\""},
       {[](json& s) { s["bodies"][1]["shape"] = {{"mesh", "block.msh"}}; }, "bodies[1].shape.mesh: a mesh shape needs"},
