@@ -1,13 +1,24 @@
 #pragma once
 /// @file
-/// Broad phase by sweep and prune (internal to nscd::contact) [Baraff 1992, Ericson 2005 §7.5]:
-/// boxes are sorted by their lower bound along the axis where their centres spread most
-/// (largest variance), and each box is compared with the following boxes until their lower
-/// bound passes its upper bound; pairs whose boxes also overlap on the two other axes are
-/// candidates. Cost O(nb log nb + k), k the number of overlaps along the sweep axis.
+/// Broad phase on a uniform grid (internal to nscd::contact) [Ericson 2005 §7.1]:
+///  - the cell edge is the median, over the movable bodies, of the largest edge of their boxes;
+///  - a body whose box covers more than 64 cells (the ground, the walls of a container, a
+///    shaking table) is "large": it is tested against every other body by box overlap;
+///  - every other body is entered in each cell its box covers; cells are stored in a flat table
+///    filled by counting sort (dense over the occupied region, hashed when that region would
+///    need more than twice as many cells as there are entries; hashed entries keep their cell so
+///    that collisions are discarded);
+///  - two bodies of one cell are a candidate pair if their boxes overlap and this cell holds the
+///    minimum corner of the boxes' intersection, i.e. along each axis the lower corner of one of
+///    them lies in this cell's layer (a flag per entry), so each pair is reported once.
+/// For bodies of similar size the cost is O(nb + k), k the number of overlapping pairs, plus
+/// nb per large body. Cell coordinates saturate 2^21 cells away from the lowest box: pairs stay
+/// exact for bodies that far apart, at the price of crowded border cells.
 ///
-/// References: [Baraff 1992] Dynamic simulation of non-penetrating rigid bodies, PhD thesis,
-///             Cornell. [Ericson 2005] Real-Time Collision Detection, Morgan Kaufmann.
+/// Pairs come in a fixed order (grid table order, then large bodies), independent of the number
+/// of threads. Buffers are kept per calling thread and reused from call to call.
+///
+/// References: [Ericson 2005] Real-Time Collision Detection, Morgan Kaufmann.
 
 #include "contact/posed_shapes.hpp"
 
@@ -18,11 +29,13 @@
 
 namespace nscd::contact::detail {
 
-/// Candidate pairs (a, b), a < b, whose boxes overlap and of which at least one is movable.
+/// Candidate pairs (a, b), a < b, whose boxes overlap (closed intervals on every axis) and of
+/// which at least one is movable, each exactly once.
 /// @param boxes    one box per body, already inflated by the alert distance
 /// @param movable  1 for bodies moved by the dynamics, 0 for fixed or driven bodies
-/// @param pairs    overwritten, in no particular order
-void sweep_and_prune(std::span<const Aabb> boxes, std::span<const std::uint8_t> movable,
-                     std::vector<std::pair<int, int>>& pairs);
+/// @param pairs    overwritten, in the fixed order above
+/// @throws nscd::InputError with more than 2^26 bodies
+void find_candidate_pairs(std::span<const Aabb> boxes, std::span<const std::uint8_t> movable,
+                          std::vector<std::pair<int, int>>& pairs);
 
 }  // namespace nscd::contact::detail

@@ -67,7 +67,7 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
 
   // broad phase
   std::vector<std::pair<int, int>> pairs;
-  detail::sweep_and_prune(boxes, movable, pairs);
+  detail::find_candidate_pairs(boxes, movable, pairs);
 
   // narrow phase over candidate pairs, one output buffer per thread
   tbb::enumerable_thread_specific<NarrowPhaseLocal> local;

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Contact detection: a broad phase (sweep and prune on bounding boxes, cost about linear in the
-/// number of bodies for scenes of similar-size bodies) and a narrow phase per shape pair:
+/// Contact detection: a broad phase (a uniform grid of bounding boxes, with bodies much larger
+/// than a cell, such as grounds and tables, tested directly; cost about linear in the number of
+/// bodies, see broad_phase.hpp) and a narrow phase per shape pair:
 ///  - polyhedron–polyhedron: separating-axis test over face normals and edge–edge cross
 ///    products; for a face–face configuration the two faces are clipped on the common plane
 ///    (Sutherland–Hodgman) and every vertex of the intersection polygon is a contact point;

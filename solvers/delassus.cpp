@@ -59,6 +59,20 @@ DelassusMatrix DelassusMatrix::from_upper_triplets(int nc, const std::vector<Del
   return W;
 }
 
+DelassusMatrix DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d> diag, std::vector<int> row_start,
+                                               std::vector<int> cols, std::vector<Eigen::Matrix3d> blocks) {
+  const int nc = static_cast<int>(diag.size());
+  NSCD_DEMAND(static_cast<int>(row_start.size()) == nc + 1 && row_start.front() == 0);
+  NSCD_DEMAND(static_cast<int>(cols.size()) == row_start.back() && blocks.size() == cols.size());
+  DelassusMatrix W;
+  W.m_nc = nc;
+  W.m_diag = std::move(diag);
+  W.m_row_start = std::move(row_start);
+  W.m_cols = std::move(cols);
+  W.m_blocks = std::move(blocks);
+  return W;
+}
+
 DelassusMatrix DelassusMatrix::from_dense(const Eigen::MatrixXd& dense) {
   NSCD_THROW_UNLESS(dense.rows() == dense.cols() && dense.rows() % 3 == 0,
                     "Delassus matrix must be square of size 3nc, got {}x{}", dense.rows(), dense.cols());

@@ -34,6 +34,13 @@ class DelassusMatrix {
   /// @pre 0 ≤ i ≤ j < nc for every triplet.
   static DelassusMatrix from_upper_triplets(int nc, const std::vector<DelassusTriplet>& upper);
 
+  /// Builds W from its block rows: the diagonal blocks W_ii (nc), and for row i the
+  /// off-diagonal blocks cols[k], blocks[k] for k in [row_start[i], row_start[i + 1]), columns
+  /// increasing. The caller provides both W_ij and W_ji.
+  /// @pre row_start.size() == nc + 1, row_start[0] == 0, cols.size() == blocks.size() == row_start[nc].
+  static DelassusMatrix from_block_rows(std::vector<Eigen::Matrix3d> diag, std::vector<int> row_start,
+                                        std::vector<int> cols, std::vector<Eigen::Matrix3d> blocks);
+
   /// Builds W from a dense (3nc × 3nc) matrix; 3×3 blocks that are exactly zero are not stored.
   /// The matrix is used as given (not symmetrised), so FCLIB problems are replayed unchanged.
   static DelassusMatrix from_dense(const Eigen::MatrixXd& W);

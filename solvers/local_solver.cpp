@@ -102,13 +102,14 @@ Vector3d newton(const LocalProblem& lp, const Vector3d& q, const Vector3d& r0, b
 
 // De Saxcé's projected fixed point, eq. (3), until r stops moving
 Vector3d fixed_point(const LocalProblem& lp, const Vector3d& q, const Vector3d& r0) {
-  const double q_scale = lp.rho_fixed_point * q.norm();
+  const double rho = fixed_point_rho(lp.W);
+  const double q_scale = rho * q.norm();
   Vector3d r = r0;
   for (int it = 0; it < kFixedPointMaxIterations; ++it) {
     const Vector3d u = lp.W * r + q;
     Vector3d u_hat = u;
     u_hat(0) += lp.mu * std::sqrt(u(1) * u(1) + u(2) * u(2));
-    const Vector3d r_next = project_on_cone(r - lp.rho_fixed_point * u_hat, lp.mu);
+    const Vector3d r_next = project_on_cone(r - rho * u_hat, lp.mu);
     if (!r_next.allFinite()) break;
     const double step = (r_next - r).norm();
     r = r_next;
@@ -119,21 +120,21 @@ Vector3d fixed_point(const LocalProblem& lp, const Vector3d& q, const Vector3d& 
 
 }  // namespace
 
-LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu) {
-  LocalProblem lp;
-  lp.W = W;
-  lp.mu = mu;
-
-  // ρ of eq. (3) from the largest eigenvalue of the symmetric part
+double fixed_point_rho(const Eigen::Matrix3d& W) {
+  // largest eigenvalue of the symmetric part, else the Frobenius norm, else 1
   Eigen::SelfAdjointEigenSolver<Matrix3d> eigen;
   eigen.computeDirect(0.5 * (W + W.transpose()), Eigen::EigenvaluesOnly);
   const double lambda_max = eigen.eigenvalues()(2);
   const double norm_W = W.norm();
-  if (std::isfinite(lambda_max) && lambda_max > 0.0) {
-    lp.rho_fixed_point = 1.0 / lambda_max;
-  } else if (std::isfinite(norm_W) && norm_W > 0.0) {
-    lp.rho_fixed_point = 1.0 / norm_W;
-  }
+  if (std::isfinite(lambda_max) && lambda_max > 0.0) return 1.0 / lambda_max;
+  if (std::isfinite(norm_W) && norm_W > 0.0) return 1.0 / norm_W;
+  return 1.0;
+}
+
+LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu) {
+  LocalProblem lp;
+  lp.W = W;
+  lp.mu = mu;
 
   // ρ_n = 1 / W_nn and ρ_t = 1 / λ_max(½(W_TT + W_TTᵀ)) of eq. (2), or the fixed-point ρ where
   // those are not positive; ρ_t is one value for t1 and t2, else r_T would oppose ρ_T ∘ u_T, not u_T
@@ -141,11 +142,14 @@ LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu) {
   const double w_half_gap = 0.5 * (W(1, 1) - W(2, 2));
   const double w_off = 0.5 * (W(1, 2) + W(2, 1));
   const double lambda_t = w_mean + std::sqrt(w_half_gap * w_half_gap + w_off * w_off);
-  lp.rho(0) = W(0, 0) > 0.0 ? 1.0 / W(0, 0) : lp.rho_fixed_point;
-  lp.rho(1) = lp.rho(2) = lambda_t > 0.0 ? 1.0 / lambda_t : lp.rho_fixed_point;
+  const bool positive = W(0, 0) > 0.0 && lambda_t > 0.0;
+  const double rho_fixed_point = positive ? 0.0 : fixed_point_rho(W);
+  lp.rho(0) = W(0, 0) > 0.0 ? 1.0 / W(0, 0) : rho_fixed_point;
+  lp.rho(1) = lp.rho(2) = lambda_t > 0.0 ? 1.0 / lambda_t : rho_fixed_point;
 
   // inverse for the stick candidate
-  W.computeInverseWithCheck(lp.W_inv, lp.has_inverse, kSingular * std::pow(norm_W, 3));
+  const double norm_W = W.norm();
+  W.computeInverseWithCheck(lp.W_inv, lp.has_inverse, kSingular * norm_W * norm_W * norm_W);
   lp.has_inverse = lp.has_inverse && norm_W > 0.0 && lp.W_inv.allFinite();
   return lp;
 }

@@ -28,17 +28,21 @@
 namespace nscd::solvers::detail {
 
 /// What the local solver needs of one contact, computed once per solve (outside the sweeps).
+/// The ρ of eq. (3) (a 3×3 eigenvalue problem) is only computed where it is used: by the
+/// fallback, and for ρ_n, ρ_t when W_nn or λ_max(½(W_TT + W_TTᵀ)) is not positive.
 struct LocalProblem {
   Eigen::Matrix3d W;      // diagonal block W_ii
   Eigen::Matrix3d W_inv;  // W_ii⁻¹ when has_inverse
   Eigen::Vector3d rho;    // Newton step sizes (ρ_n, ρ_t, ρ_t) of eq. (2)
-  double rho_fixed_point = 1.0;  // ρ of eq. (3)
   double mu = 0.0;
   bool has_inverse = false;
 };
 
-/// Precomputes the data of eq. (2)–(3) for the block W (3×3) and friction coefficient μ ≥ 0.
+/// Precomputes the data of eq. (2) for the block W (3×3) and friction coefficient μ ≥ 0.
 LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu);
+
+/// ρ of eq. (3) for the block W (3×3).
+double fixed_point_rho(const Eigen::Matrix3d& W);
 
 /// Solves eq. (1) for q (3), starting Newton from r_guess (3). The result is finite whenever
 /// W, q and r_guess are.

@@ -35,11 +35,13 @@ void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::Vector
   }
 }
 
-// one Gauss–Seidel sweep, eq. (1)–(2); returns Σ‖Δr_i‖² and Σ‖r_i‖² through the arguments
-void sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, double omega,
+// one Gauss–Seidel sweep, eq. (1)–(2); returns Σ‖Δr_i‖² and Σ‖r_i‖² through the arguments, and
+// whether some q_loc was not finite (a non-finite W_ij makes q_loc non-finite whatever r_j is)
+bool sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, double omega,
            Eigen::VectorXd& r, double& dr2, double& r2) {
   const double* q = p.q.data();
   double* r_data = r.data();
+  bool q_loc_finite = true;
   dr2 = 0.0;
   r2 = 0.0;
   for (int i = 0; i < p.nc(); ++i) {
@@ -49,6 +51,7 @@ void sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& lo
     const int* col_end = p.W.row_cols_end(i);
     const Eigen::Matrix3d* block = p.W.row_blocks_begin(i);
     for (; col != col_end; ++col, ++block) q_loc.noalias() += *block * Eigen::Map<const Eigen::Vector3d>(r_data + 3 * *col);
+    q_loc_finite = q_loc_finite && q_loc.allFinite();
 
     // exact local solution, relaxed
     Eigen::Map<Eigen::Vector3d> ri(r_data + 3 * i);
@@ -59,6 +62,7 @@ void sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& lo
     dr2 += (r_new - r_old).squaredNorm();
     r2 += r_new.squaredNorm();
   }
+  return !q_loc_finite;
 }
 
 }  // namespace
@@ -91,14 +95,21 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   result.u.resize(n);
   result.iterations = 0;
 
-  // non-finite data: nothing to solve
-  if (!is_finite(p) || !result.r.allFinite()) {
+  // non-finite data: nothing to solve, r stays the initial guess
+  auto non_finite_data = [&] {
+    result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
+    result.iterations = 0;
     compute_u(p, result.r, result.u);
     result.error = error_measure(p, result.r, result.u);
     result.status = SolverStatus::NonFinite;
     nscd::logger().debug("nlgs: non-finite problem data or initial guess ({} contacts)", nc);
     return result;
-  }
+  };
+  // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
+  // flags a non-finite q_loc (or, without sweeps, here too)
+  bool finite = p.q.allFinite() && p.mu.allFinite() && result.r.allFinite();
+  for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
+  if (!finite || (options.max_iterations == 0 && !is_finite(p))) return non_finite_data();
 
   // per-contact data of the local solver, computed once
   std::vector<detail::LocalProblem> local(nc);
@@ -113,7 +124,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   for (int s = 1; s <= options.max_iterations; ++s) {
     double dr2 = 0.0;
     double r2 = 0.0;
-    sweep(p, local, options.omega, result.r, dr2, r2);
+    const bool q_loc_non_finite = sweep(p, local, options.omega, result.r, dr2, r2);
+    if (s == 1 && q_loc_non_finite && !is_finite(p)) return non_finite_data();
     result.iterations = s;
     error_is_current = false;
     if (!std::isfinite(dr2 + r2)) {

@@ -44,9 +44,10 @@ inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_
   return J.G[0] * V_a + J.G[1] * V_b;
 }
 
-/// Eq. (4): the upper blocks (α ≤ β) of W for the contacts `jacobians`, whose bodies range
-/// over [0, nb). Deterministic: blocks are generated body by body in contact order.
-solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,
-                                          std::vector<solvers::DelassusTriplet>& scratch);
+/// Eq. (4) for the contacts `jacobians`, whose bodies range over [0, nb): each block W_αβ with
+/// α < β is computed once, by merging the contact lists of α's two bodies, and W_βα = W_αβᵀ is
+/// stored exactly (off-diagonal symmetry is exact). Deterministic whatever the thread count: each
+/// block sums its bodies' terms in the order (body a of α, body b of α).
+solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb);
 
 }  // namespace nscd

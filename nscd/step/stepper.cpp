@@ -91,7 +91,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     ws.active.push_back(c);
     ws.jacobians.push_back(J);
   }
-  ws.problem.W = assemble_delassus(ws.jacobians, m.nb(), ws.triplets);
+  ws.problem.W = assemble_delassus(ws.jacobians, m.nb());
   ws.problem.q = Eigen::Map<Eigen::VectorXd>(q.data(), static_cast<Eigen::Index>(q.size()));
   ws.problem.mu = Eigen::Map<Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
 }
@@ -99,7 +99,8 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
 // initial impulses: last step's impulse of the same contact (same bodies, point within a small
 // distance in body a's frame; features are not used, as the clipping of coincident faces may
 // relabel them), turned into the new contact frame; when most contacts are new, the stick
-// prediction instead
+// prediction instead. Not extrapolated from two steps: impulses of redundant contacts are not
+// unique, and an extrapolation would make their drift grow without bound.
 void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
   const int nc = static_cast<int>(ws.active.size());
   ws.r0.setZero(3 * nc);
@@ -111,16 +112,17 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
     while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
     const Vec3 p_A = s.q[c.a].conjugate() * (c.p_W - s.x[c.a]);
     double best = kWarmMatchFraction * std::min(m.bodies[c.a].bounding_radius, m.bodies[c.b].bounding_radius);
-    bool found = false;
+    const WarmContact* match = nullptr;
     for (std::size_t k = first; k < s.warm.size() && s.warm[k].a == c.a && s.warm[k].b == c.b; ++k) {
       const double distance = (s.warm[k].p_A - p_A).norm();
       if (distance < best) {
         best = distance;
-        ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * s.warm[k].r_W;
-        found = true;
+        match = &s.warm[k];
       }
     }
-    matched += found;
+    if (match == nullptr) continue;
+    ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
+    ++matched;
   }
   if (2 * matched < nc) ws.r0 = solvers::stick_prediction(ws.problem);
 }

@@ -60,7 +60,6 @@ struct StepWorkspace {
   std::vector<contact::ContactPoint> detected;
   std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
   std::vector<ContactJacobian> jacobians;      // aligned with `active`
-  std::vector<solvers::DelassusTriplet> triplets;
   solvers::FrictionProblem problem;
   Eigen::VectorXd r0;
   solvers::SolverResult result;

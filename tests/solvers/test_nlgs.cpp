@@ -236,6 +236,18 @@ TEST(NlgsTest, NonFiniteOnNanQ) {
   EXPECT_EQ(res.status, SolverStatus::NonFinite);
 }
 
+TEST(NlgsTest, NonFiniteOnInfiniteOffDiagonalBlockKeepsTheInitialGuess) {
+  const FrictionProblem finite = random_problem(5, 4);
+  Eigen::MatrixXd W = finite.W.to_dense();
+  W(0, 3) = std::numeric_limits<double>::infinity();
+  const FrictionProblem p = make_problem(W, finite.q, finite.mu);
+  const Eigen::VectorXd r0 = Eigen::VectorXd::Constant(15, 0.1);
+  const SolverResult res = solve_nlgs(p, {}, r0);
+  EXPECT_EQ(res.status, SolverStatus::NonFinite);
+  EXPECT_EQ(res.iterations, 0);
+  EXPECT_EQ(res.r, r0);
+}
+
 TEST(NlgsTest, EmptyProblemConverges) {
   const FrictionProblem p = make_problem(Eigen::MatrixXd(0, 0), Eigen::VectorXd(0), Eigen::VectorXd(0));
   const SolverResult res = solve_nlgs(p, {}, Eigen::VectorXd());
