@@ -9,9 +9,11 @@
 
 namespace nscd::solvers {
 namespace {
-// Tikhonov weight relative to the mean diagonal of W: small enough that u = −ε r is negligible
-// against the solver tolerances, large enough to keep the factorisation stable
-constexpr double kRegularisation = 1e-12;
+// proximal weight relative to the mean diagonal of W, and the number of proximal iterations: each
+// reduces the residual in the range of W by at least ε/(λ_min + ε); the null-space part of the
+// first iterate carries round-off of about 1e-16/1e-8 relative
+constexpr double kRegularisation = 1e-8;
+constexpr int kProximalIterations = 4;
 }  // namespace
 
 Eigen::VectorXd stick_prediction(const FrictionProblem& p) {
@@ -37,11 +39,11 @@ Eigen::VectorXd stick_prediction(const FrictionProblem& p) {
   Eigen::SparseMatrix<double> A(n, n);
   A.setFromTriplets(entries.begin(), entries.end());
 
-  // eq. (1), then eq. (2)
+  // eq. (2) from r = 0, then eq. (3)
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(A);
   if (ldlt.info() != Eigen::Success) return r;
-  r = ldlt.solve(-p.q);
-  if (ldlt.info() != Eigen::Success || !r.allFinite()) return Eigen::VectorXd::Zero(n);
+  for (int k = 0; k < kProximalIterations; ++k) r += ldlt.solve(-p.q - p.W.apply(r));
+  if (!r.allFinite()) return Eigen::VectorXd::Zero(n);
   for (int i = 0; i < nc; ++i) r.segment<3>(3 * i) = project_on_cone(r.segment<3>(3 * i), p.mu[i]);
   return r;
 }

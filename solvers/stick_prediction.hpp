@@ -5,11 +5,17 @@
 ///
 ///  (1) r_stick = argmin ‖r‖  subject to  W r + q = 0,
 ///
-/// computed by Tikhonov regularisation, (W + ε I) r = −q with ε = 1e-12 · mean(diag W), through a
-/// sparse LDLᵀ factorisation (Eigen SimplicialLDLT), then projected contact by contact on the
-/// Coulomb cones:
+/// computed by the proximal point method on W r = −q from r = 0 [Rockafellar 1976],
 ///
-///  (2) r₀,i = P_{K_μi}(r_stick,i).
+///  (2) r_{k+1} = r_k + (W + ε I)⁻¹ (−q − W r_k),   ε = 1e-8 · mean(diag W),
+///
+/// whose iterates converge to the solution nearest to the start, the least-norm one, with a
+/// residual reduced by about ε/(λ + ε) per iteration for each eigenvalue λ of W; four
+/// iterations reuse one sparse LDLᵀ factorisation (Eigen SimplicialLDLT). A single regularised
+/// solve would not do: with ε small its null-space part is round-off, with ε large its
+/// residual is. The result is projected contact by contact on the Coulomb cones:
+///
+///  (3) r₀,i = P_{K_μi}(r_stick,i).
 ///
 /// Where every contact sticks (a structure at rest, the common case of masonry) r₀ is the exact
 /// solution, and among the equivalent solutions of redundant contacts (the four corners of a
@@ -17,8 +23,10 @@
 /// alone converges very slowly on such problems: the rocking modes of a tall stack give W tiny
 /// eigenvalues [Acary, Brémond & Huber 2018], and its ordering spreads the load unevenly.
 ///
-/// Reference: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
-///            formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics.
+/// References: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
+///             formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics.
+///             [Rockafellar 1976] Monotone operators and the proximal point algorithm, SIAM J.
+///             Control Optim. 14(5).
 
 #include "solvers/friction_problem.hpp"
 
@@ -26,7 +34,7 @@
 
 namespace nscd::solvers {
 
-/// Eq. (1)–(2). Returns zeros if the factorisation fails (it cannot for a positive
+/// Eq. (1)–(3). Returns zeros if the factorisation fails (it cannot for a positive
 /// semi-definite W, the Delassus operator of a mechanical system).
 Eigen::VectorXd stick_prediction(const FrictionProblem& p);
 
