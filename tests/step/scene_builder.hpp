@@ -21,29 +21,28 @@ inline io::Scene make_scene(double h, double duration, double density, double fr
   return scene;
 }
 
-inline io::Body& add_box(io::Scene& scene, const std::string& name, io::BodyModel model, const Vec3& size,
-                         const Vec3& position, const Quat& orientation = Quat::Identity()) {
+/// Appends a body of material "stone" with the given shape, centred at `position`.
+inline io::Body& add_body(io::Scene& scene, const std::string& name, io::BodyModel model, const io::ShapeSpec& shape,
+                          const Vec3& position, const Quat& orientation = Quat::Identity()) {
   io::Body body;
   body.name = name;
   body.model = model;
   body.material = "stone";
-  body.shape = io::BoxShape{size};
+  body.shape = shape;
   body.position = position;
   body.orientation = orientation;
   scene.bodies.push_back(body);
   return scene.bodies.back();
 }
 
+inline io::Body& add_box(io::Scene& scene, const std::string& name, io::BodyModel model, const Vec3& size,
+                         const Vec3& position, const Quat& orientation = Quat::Identity()) {
+  return add_body(scene, name, model, io::BoxShape{size}, position, orientation);
+}
+
 inline io::Body& add_sphere(io::Scene& scene, const std::string& name, io::BodyModel model, double radius,
                             const Vec3& position) {
-  io::Body body;
-  body.name = name;
-  body.model = model;
-  body.material = "stone";
-  body.shape = io::SphereShape{radius};
-  body.position = position;
-  scene.bodies.push_back(body);
-  return scene.bodies.back();
+  return add_body(scene, name, model, io::SphereShape{radius}, position);
 }
 
 /// Model, state and workspace of a scene, stepped by the tests.
