@@ -25,4 +25,16 @@ int run_command(const RunOptions& options);
 
 int validate_command(const std::filesystem::path& scene);
 
+struct SolveOptions {
+  std::filesystem::path problem;                  // FCLIB file, local or global
+  std::string solver = "nlgs";
+  double tolerance = 1e-4;                        // on the contract's error measure
+  int max_iterations = 10000;
+  std::optional<std::filesystem::path> solution;  // where to write (r, u)
+};
+
+/// Solves an FCLIB problem from r = 0 and prints one line: contacts, solver, iterations,
+/// error, seconds, status. Not converging is a reported status, not a failure (exit code 0).
+int solve_command(const SolveOptions& options);
+
 }  // namespace nscd::app

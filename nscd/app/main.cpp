@@ -47,13 +47,22 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "check a scene and print a summary");
   validate_cmd->add_option("scene", validate_scene, "scene file (JSON)")->required();
 
+  nscd::app::SolveOptions solve;
+  std::string solution_file;
+  CLI::App* solve_cmd = app.add_subcommand("solve", "solve a frictional contact problem from an FCLIB file");
+  solve_cmd->add_option("problem", solve.problem, "FCLIB problem (HDF5), local or global")->required();
+  solve_cmd->add_option("--solver", solve.solver, "solver (nlgs)")->default_val("nlgs");
+  solve_cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
+  solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
+  solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
+
   // a word that is not a command gets a plain answer rather than CLI11's "subcommand required"
   const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
   const auto is_command = [&](const char* word) {
     return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* c) { return c->get_name() == word; });
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate; see nscd --help)\n",
+    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve; see nscd --help)\n",
                  argv[1]);
     return kExitInvalidInput;
   }
@@ -76,6 +85,10 @@ int main(int argc, char** argv) {
       if (!out_dir.empty()) run.out = out_dir;
       run.progress = !run.quiet && isatty(fileno(stderr));
       return nscd::app::run_command(run);
+    }
+    if (*solve_cmd) {
+      if (!solution_file.empty()) solve.solution = solution_file;
+      return nscd::app::solve_command(solve);
     }
     return nscd::app::validate_command(validate_scene);
   } catch (const nscd::InputError& e) {

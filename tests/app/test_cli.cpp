@@ -136,6 +136,30 @@ TEST(Cli, ValidatePrintsASummaryWithoutSimulating) {
   EXPECT_NE(r.output.find(": 4"), std::string::npos) << r.output;
 }
 
+TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
+  const fs::path problem = fs::path(NSCD_SHARED_DIR) / "data" / "fclib" / "Capsules-i100-1090.hdf5";
+  if (!fs::exists(problem)) GTEST_SKIP() << problem << " not found: FCLIB problems are not shipped with the project";
+  const fs::path dir = fresh_dir("solve");
+  const Result r = run_nscd("solve " + problem.string() + " --tolerance 1e-6 --solution " +
+                            (dir / "solution.hdf5").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // the contract's line: contacts, solver, iterations, error, seconds, status
+  for (const char* field : {"contacts 276", "solver nlgs", "iterations ", "error ", "seconds ", "status converged"})
+    EXPECT_NE(r.output.find(field), std::string::npos) << field << " in " << r.output;
+  EXPECT_TRUE(fs::exists(dir / "solution.hdf5"));
+  // the written file is itself an FCLIB local problem that nscd reads and solves
+  const Result again = run_nscd("solve " + (dir / "solution.hdf5").string() + " --tolerance 1e-6");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+}
+
+TEST(Cli, SolveRejectsBadFilesAndOptionsWithCode2) {
+  EXPECT_EQ(run_nscd("solve /nonexistent/problem.hdf5").exit_code, 2);
+  const Result not_hdf5 = run_nscd("solve " + std::string(NSCD_SOURCE_DIR) + "/README.md");
+  EXPECT_EQ(not_hdf5.exit_code, 2);
+  EXPECT_NE(not_hdf5.output.find("not an HDF5 file"), std::string::npos) << not_hdf5.output;
+  EXPECT_EQ(run_nscd("solve x.hdf5 --tolerance -1").exit_code, 2);
+}
+
 TEST(Cli, VersionAndHelpExitWithZero) {
   EXPECT_EQ(run_nscd("--version").exit_code, 0);
   EXPECT_EQ(run_nscd("--help").exit_code, 0);

@@ -270,8 +270,8 @@ Eigen::MatrixXd dense_from_fclib(const fclib_matrix& m) {
       for (int k = m.p[r]; k < m.p[r + 1]; ++k) dense(r, m.i[k]) += m.x[k];
     }
   } else {
-    // triplets: p = row indices, i = column indices
-    for (int k = 0; k < m.nz; ++k) dense(m.p[k], m.i[k]) += m.x[k];
+    // triplets as in CSparse: i = row indices, p = column indices
+    for (int k = 0; k < m.nz; ++k) dense(m.i[k], m.p[k]) += m.x[k];
   }
   return dense;
 }

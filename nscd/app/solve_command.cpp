@@ -1,0 +1,32 @@
+#include "nscd/app/commands.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/io/fclib_file.hpp"
+#include "solvers/nlgs.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+namespace nscd::app {
+
+int solve_command(const SolveOptions& o) {
+  NSCD_THROW_UNLESS(o.solver == "nlgs", "--solver {}: this version of nscd provides the nlgs solver only", o.solver);
+  NSCD_THROW_UNLESS(o.tolerance > 0, "--tolerance {}: expected a positive number", o.tolerance);
+  NSCD_THROW_UNLESS(o.max_iterations >= 1, "--max-iterations {}: expected a positive count", o.max_iterations);
+  const io::FclibProblem read = io::read_fclib_problem(o.problem);
+
+  // solve from r = 0, timed
+  solvers::NlgsOptions options;
+  options.tolerance = o.tolerance;
+  options.max_iterations = o.max_iterations;
+  const auto start = std::chrono::steady_clock::now();
+  const solvers::SolverResult result = solvers::solve_nlgs(read.problem, options, Eigen::VectorXd());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::printf("contacts %d  solver %s  iterations %d  error %.3e  seconds %.4g  status %s\n", read.problem.nc(),
+              o.solver.c_str(), result.iterations, result.error, seconds,
+              std::string(solvers::to_string(result.status)).c_str());
+  if (o.solution) io::write_fclib_solution(*o.solution, read.problem, result.r, result.u);
+  return 0;
+}
+
+}  // namespace nscd::app

@@ -1,0 +1,166 @@
+#include "nscd/io/fclib_file.hpp"
+
+#include "nscd/core/error.hpp"
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include <hdf5.h>
+extern "C" {
+#include <fclib.h>
+}
+
+#include <memory>
+#include <vector>
+
+namespace nscd::io {
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+// an FCLIB matrix (compressed columns, compressed rows or triplets) as an Eigen sparse matrix;
+// triplets follow CSparse, i row and p column indices (fclib.h's comment says the reverse, but
+// the files, e.g. H of Spheres-i099-356-679 with p < n and i < m, are written this way)
+SparseMatrix to_sparse(const fclib_matrix& m) {
+  std::vector<Eigen::Triplet<double>> entries;
+  if (m.nz == -1) {
+    for (int j = 0; j < m.n; ++j)
+      for (int k = m.p[j]; k < m.p[j + 1]; ++k) entries.emplace_back(m.i[k], j, m.x[k]);
+  } else if (m.nz == -2) {
+    for (int r = 0; r < m.m; ++r)
+      for (int k = m.p[r]; k < m.p[r + 1]; ++k) entries.emplace_back(r, m.i[k], m.x[k]);
+  } else {
+    for (int k = 0; k < m.nz; ++k) entries.emplace_back(m.i[k], m.p[k], m.x[k]);
+  }
+  SparseMatrix sparse(m.m, m.n);
+  sparse.setFromTriplets(entries.begin(), entries.end());
+  return sparse;
+}
+
+// HDF5 prints an error stack for every failed call unless told not to
+void silence_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+// whether the HDF5 file has the top-level group `group` (FCLIB's readers print when it lacks)
+bool has_group(const std::string& file, const char* group) {
+  const hid_t id = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) return false;
+  const bool found = H5Lexists(id, group, H5P_DEFAULT) > 0;
+  H5Fclose(id);
+  return found;
+}
+
+solvers::FrictionProblem local_problem(const std::string& name, const fclib_local& local) {
+  NSCD_THROW_UNLESS(local.spacedim == 3, "{}: a {}-dimensional problem; nscd solves three-dimensional ones", name,
+                    local.spacedim);
+  NSCD_THROW_UNLESS(local.W != nullptr && local.q != nullptr && local.mu != nullptr,
+                    "{}: the local problem lacks W, q or mu", name);
+  NSCD_THROW_UNLESS(local.W->m == local.W->n && local.W->m % 3 == 0,
+                    "{}: W is {}×{}, expected a square matrix of size 3 × contacts", name, local.W->m, local.W->n);
+  const int n = local.W->m;
+  solvers::FrictionProblem p;
+  p.W = solvers::DelassusMatrix::from_dense(Eigen::MatrixXd(to_sparse(*local.W)));
+  p.q = Eigen::Map<const Eigen::VectorXd>(local.q, n);
+  p.mu = Eigen::Map<const Eigen::VectorXd>(local.mu, n / 3);
+  return p;
+}
+
+// eq. (2)
+solvers::FrictionProblem condensed_problem(const std::string& name, const fclib_global& global) {
+  NSCD_THROW_UNLESS(global.spacedim == 3, "{}: a {}-dimensional problem; nscd solves three-dimensional ones", name,
+                    global.spacedim);
+  NSCD_THROW_UNLESS(global.M != nullptr && global.H != nullptr && global.f != nullptr && global.w != nullptr &&
+                        global.mu != nullptr,
+                    "{}: the global problem lacks M, H, f, w or mu", name);
+  NSCD_THROW_UNLESS(global.G == nullptr || global.G->n == 0,
+                    "{}: the global problem has equality constraints (G, b), which nscd does not solve", name);
+  const SparseMatrix M = to_sparse(*global.M), H = to_sparse(*global.H);
+  NSCD_THROW_UNLESS(M.rows() == M.cols() && H.rows() == M.rows() && H.cols() % 3 == 0,
+                    "{}: M is {}×{} and H {}×{}; expected M n×n and H n×(3 × contacts)", name, M.rows(), M.cols(),
+                    H.rows(), H.cols());
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt(M);
+  NSCD_THROW_UNLESS(ldlt.info() == Eigen::Success, "{}: the mass matrix M cannot be factorised", name);
+  const Eigen::MatrixXd MinvH = ldlt.solve(Eigen::MatrixXd(H));
+  const Eigen::VectorXd Minvf = ldlt.solve(Eigen::Map<const Eigen::VectorXd>(global.f, M.rows()));
+  NSCD_THROW_UNLESS(MinvH.allFinite() && Minvf.allFinite(), "{}: the mass matrix M is singular", name);
+  solvers::FrictionProblem p;
+  p.W = solvers::DelassusMatrix::from_dense(H.transpose() * MinvH);
+  p.q = H.transpose() * Minvf + Eigen::Map<const Eigen::VectorXd>(global.w, H.cols());
+  p.mu = Eigen::Map<const Eigen::VectorXd>(global.mu, H.cols() / 3);
+  return p;
+}
+
+// column-compressed copy of W for FCLIB, owning its arrays
+struct CscMatrix {
+  std::vector<int> p, i;
+  std::vector<double> x;
+  fclib_matrix view{};
+};
+
+void fill_csc(const Eigen::MatrixXd& dense, CscMatrix& csc) {
+  SparseMatrix sparse = dense.sparseView();
+  sparse.makeCompressed();
+  csc.p.assign(sparse.outerIndexPtr(), sparse.outerIndexPtr() + sparse.cols() + 1);
+  csc.i.assign(sparse.innerIndexPtr(), sparse.innerIndexPtr() + sparse.nonZeros());
+  csc.x.assign(sparse.valuePtr(), sparse.valuePtr() + sparse.nonZeros());
+  csc.view.nzmax = static_cast<int>(sparse.nonZeros());
+  csc.view.m = static_cast<int>(sparse.rows());
+  csc.view.n = static_cast<int>(sparse.cols());
+  csc.view.p = csc.p.data();
+  csc.view.i = csc.i.data();
+  csc.view.x = csc.x.data();
+  csc.view.nz = -1;
+}
+
+}  // namespace
+
+FclibProblem read_fclib_problem(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  NSCD_THROW_UNLESS(std::filesystem::is_regular_file(file), "{}: no such file", name);
+  silence_hdf5();
+  NSCD_THROW_UNLESS(H5Fis_hdf5(name.c_str()) > 0, "{}: not an HDF5 file (expected an FCLIB problem)", name);
+
+  FclibProblem result;
+  if (has_group(name, "/fclib_local")) {
+    const std::unique_ptr<fclib_local, void (*)(fclib_local*)> local(fclib_read_local(name.c_str()),
+                                                                      fclib_delete_local);
+    NSCD_THROW_UNLESS(local != nullptr, "{}: the fclib_local group cannot be read", name);
+    result.problem = local_problem(name, *local);
+    return result;
+  }
+  NSCD_THROW_UNLESS(has_group(name, "/fclib_global"),
+                    "{}: no FCLIB problem in this HDF5 file (expected a fclib_local or fclib_global group)", name);
+  const std::unique_ptr<fclib_global, void (*)(fclib_global*)> global(fclib_read_global(name.c_str()),
+                                                                      fclib_delete_global);
+  NSCD_THROW_UNLESS(global != nullptr, "{}: the fclib_global group cannot be read", name);
+  result.problem = condensed_problem(name, *global);
+  result.is_global = true;
+  return result;
+}
+
+void write_fclib_solution(const std::filesystem::path& file, const solvers::FrictionProblem& problem,
+                          const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  const std::string name = file.string();
+  silence_hdf5();
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);
+
+  // the local problem first, so the file is a complete FCLIB problem with its solution
+  CscMatrix W;
+  fill_csc(problem.W.to_dense(), W);
+  Eigen::VectorXd q = problem.q, mu = problem.mu;
+  fclib_local local{};
+  local.W = &W.view;
+  local.q = q.data();
+  local.mu = mu.data();
+  local.spacedim = 3;
+  NSCD_THROW_UNLESS(fclib_write_local(&local, name.c_str()) == 1, "{}: cannot write the FCLIB problem", name);
+
+  Eigen::VectorXd r_copy = r, u_copy = u;
+  fclib_solution solution{};
+  solution.r = r_copy.data();
+  solution.u = u_copy.data();
+  NSCD_THROW_UNLESS(fclib_write_solution(&solution, name.c_str()) == 1, "{}: cannot write the FCLIB solution",
+                    name);
+}
+
+}  // namespace nscd::io

@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// Frictional contact problems in FCLIB's HDF5 format [Acary et al. 2014], through Debian's
+/// libfclib. A local problem (W, q, μ) is read as is; a global problem
+///
+///  (1) M v = H r + f,   u = Hᵀ v + w
+///
+/// is condensed into the local one (the contract's `nscd solve`, FCLIB's definitions):
+///
+///  (2) W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w,
+///
+/// with M factorised once by a sparse LDLᵀ (Eigen SimplicialLDLT). Global problems with
+/// equality constraints (G, b) are refused. Only three-dimensional problems are accepted.
+///
+/// Reference: [Acary, Brémond, Koziara, Pérignon 2014] FCLIB: a collection of discrete 3D
+///            frictional contact problems, INRIA RT-0444.
+
+#include "solvers/friction_problem.hpp"
+
+#include <Eigen/Core>
+
+#include <filesystem>
+
+namespace nscd::io {
+
+/// A problem read from an FCLIB file.
+struct FclibProblem {
+  solvers::FrictionProblem problem;  // local form, eq. (2) for a global file
+  bool is_global = false;            // the file held a global problem
+};
+
+/// Reads the local or global problem of `file`.
+/// @throws nscd::InputError naming the file and what is wrong (missing, not HDF5, no FCLIB
+///         problem, two-dimensional, equality constraints, inconsistent sizes, singular M).
+FclibProblem read_fclib_problem(const std::filesystem::path& file);
+
+/// Writes `problem` as an FCLIB local problem, followed by the solution (r, u) in FCLIB's
+/// solution layout, to `file` (replaced).
+/// @throws nscd::InputError if the file cannot be written.
+void write_fclib_solution(const std::filesystem::path& file, const solvers::FrictionProblem& problem,
+                          const Eigen::VectorXd& r, const Eigen::VectorXd& u);
+
+}  // namespace nscd::io
