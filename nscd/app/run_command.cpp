@@ -4,6 +4,7 @@
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
 #include "nscd/core/timer.hpp"
+#include "nscd/io/fclib_file.hpp"
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
@@ -104,6 +105,12 @@ int run_command(const RunOptions& o) {
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                         report.solver_iterations, report.solver_error, 0,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
+    // the step's contact problem and solution, replayable with `nscd solve`
+    if (scene.solver.dump_every && s.step % *scene.solver.dump_every == 0) {
+      ScopedTimer timer(&output_seconds);
+      io::write_fclib_solution(dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r,
+                               ws.result.u);
+    }
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_output(contact_frame(m, ws));
       last_output = s.step;

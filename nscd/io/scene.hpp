@@ -35,6 +35,7 @@ struct SolverSettings {
   double inner_tolerance = 1e-6;  // FFR/TL inner loop
   int inner_max_iterations = 50;
   bool fail_on_divergence = false; // non-convergence stops the run with exit code 3
+  std::optional<int> dump_every;  // write the contact problem of every n-th step to FCLIB files
 };
 
 struct DetectionSettings {

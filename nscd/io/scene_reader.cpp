@@ -47,7 +47,7 @@ double read_theta(const Value& v) {
 
 SolverSettings read_solver(const Value& v) {
   v.expect_keys({"type", "tolerance", "max_iterations", "relaxation", "inner_tolerance",
-                 "inner_max_iterations", "fail_on_divergence"});
+                 "inner_max_iterations", "fail_on_divergence", "dump_every"});
   SolverSettings s;
   if (const auto type = v.find("type")) {
     const std::vector<std::string> types{"nlgs", "ccp", "lcp"};
@@ -60,6 +60,7 @@ SolverSettings read_solver(const Value& v) {
   if (const auto x = v.find("inner_tolerance")) s.inner_tolerance = x->positive();
   if (const auto x = v.find("inner_max_iterations")) s.inner_max_iterations = x->integer_at_least(1);
   if (const auto x = v.find("fail_on_divergence")) s.fail_on_divergence = x->boolean();
+  if (const auto x = v.find("dump_every")) s.dump_every = x->integer_at_least(1);
   return s;
 }
 

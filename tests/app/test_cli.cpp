@@ -152,6 +152,24 @@ TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
   EXPECT_EQ(again.exit_code, 0) << again.output;
 }
 
+TEST(Cli, DumpedStepProblemsReplayWithSolve) {
+  const fs::path dir = fresh_dir("dump");
+  std::string json = box_scene();
+  json.insert(json.find("\"time\""), R"("solver": {"dump_every": 5, "tolerance": 1e-8}, )");
+  const fs::path scene = write_scene(dir, json);
+  const Result r = run_nscd("run " + scene.string() + " --out " + (dir / "out").string() + " --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // steps 5 and 10 of 10
+  EXPECT_TRUE(fs::exists(dir / "out" / "problem_000005.hdf5"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "problem_000010.hdf5"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "problem_000001.hdf5"));
+  // the resting block's four corner contacts, solved again from scratch to the same tolerance
+  const Result solved = run_nscd("solve " + (dir / "out" / "problem_000010.hdf5").string() + " --tolerance 1e-8");
+  EXPECT_EQ(solved.exit_code, 0) << solved.output;
+  EXPECT_NE(solved.output.find("contacts 4 "), std::string::npos) << solved.output;
+  EXPECT_NE(solved.output.find("status converged"), std::string::npos) << solved.output;
+}
+
 TEST(Cli, SolveRejectsBadFilesAndOptionsWithCode2) {
   EXPECT_EQ(run_nscd("solve /nonexistent/problem.hdf5").exit_code, 2);
   const Result not_hdf5 = run_nscd("solve " + std::string(NSCD_SOURCE_DIR) + "/README.md");
