@@ -2,62 +2,8 @@
 
 #include "nscd/core/error.hpp"
 
-#include <algorithm>
 
 namespace nscd::solvers {
-
-DelassusMatrix DelassusMatrix::from_upper_triplets(int nc, const std::vector<DelassusTriplet>& upper) {
-  NSCD_DEMAND(nc >= 0);
-  for (const DelassusTriplet& t : upper) NSCD_DEMAND(0 <= t.i && t.i <= t.j && t.j < nc);
-
-  // stable sort by (i, j): repeated blocks keep their input order, so their sum is deterministic
-  std::vector<DelassusTriplet> sorted = upper;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const DelassusTriplet& a, const DelassusTriplet& b) {
-    return a.i != b.i ? a.i < b.i : a.j < b.j;
-  });
-
-  // sum repeated (i, j) in order; diagonal blocks go to m_diag, the others to a unique list
-  DelassusMatrix W;
-  W.m_nc = nc;
-  W.m_diag.assign(nc, Eigen::Matrix3d::Zero());
-  std::vector<DelassusTriplet> offdiag;
-  for (const DelassusTriplet& t : sorted) {
-    if (t.i == t.j) {
-      W.m_diag[t.i] += t.block;
-    } else if (!offdiag.empty() && offdiag.back().i == t.i && offdiag.back().j == t.j) {
-      offdiag.back().block += t.block;
-    } else {
-      offdiag.push_back(t);
-    }
-  }
-
-  // count per row: W_ij lands in row i (upper part), W_ijᵀ in row j (lower part)
-  std::vector<int> n_lower(nc, 0);
-  std::vector<int> n_upper(nc, 0);
-  for (const DelassusTriplet& t : offdiag) {
-    ++n_upper[t.i];
-    ++n_lower[t.j];
-  }
-  W.m_row_start.assign(nc + 1, 0);
-  for (int i = 0; i < nc; ++i) W.m_row_start[i + 1] = W.m_row_start[i] + n_lower[i] + n_upper[i];
-
-  // fill: in (i, j) order both the lower columns of row j and the upper columns of row i increase
-  const int n_blocks = W.m_row_start[nc];
-  W.m_cols.resize(n_blocks);
-  W.m_blocks.resize(n_blocks);
-  std::vector<int> lower_cursor(W.m_row_start.begin(), W.m_row_start.end() - 1);
-  std::vector<int> upper_cursor(nc);
-  for (int i = 0; i < nc; ++i) upper_cursor[i] = W.m_row_start[i] + n_lower[i];
-  for (const DelassusTriplet& t : offdiag) {
-    const int ku = upper_cursor[t.i]++;
-    W.m_cols[ku] = t.j;
-    W.m_blocks[ku] = t.block;
-    const int kl = lower_cursor[t.j]++;
-    W.m_cols[kl] = t.i;
-    W.m_blocks[kl] = t.block.transpose();
-  }
-  return W;
-}
 
 DelassusMatrix DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d> diag, std::vector<int> row_start,
                                                std::vector<int> cols, std::vector<Eigen::Matrix3d> blocks) {

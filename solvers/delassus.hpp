@@ -17,22 +17,10 @@
 
 namespace nscd::solvers {
 
-/// One block W_ij of eq. (2), contact indices i, j ∈ [0, nc).
-struct DelassusTriplet {
-  int i = 0;
-  int j = 0;
-  Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
-};
-
 /// Symmetric block-sparse W of 3×3 blocks.
 class DelassusMatrix {
  public:
   DelassusMatrix() = default;
-
-  /// Builds W from the blocks W_ij with i ≤ j; repeated (i, j) are summed in input order, so
-  /// the result is deterministic. W_ji = W_ijᵀ is stored too.
-  /// @pre 0 ≤ i ≤ j < nc for every triplet.
-  static DelassusMatrix from_upper_triplets(int nc, const std::vector<DelassusTriplet>& upper);
 
   /// Builds W from its block rows: the diagonal blocks W_ii (nc), and for row i the
   /// off-diagonal blocks cols[k], blocks[k] for k in [row_start[i], row_start[i + 1]), columns
