@@ -23,10 +23,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   // contacts within the alert distance at t = 0
   std::vector<contact::Pose> poses;
   std::vector<std::uint8_t> movable;
-  for (int b = 0; b < m.nb(); ++b) {
-    poses.push_back({s.x[b], s.q[b]});
-    movable.push_back(m.bodies[b].kind == BodyKind::Rigid);
-  }
+  detection_input(m, s, poses, movable);
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
 

@@ -192,17 +192,21 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
 
 }  // namespace
 
+void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,
+                     std::vector<std::uint8_t>& movable) {
+  poses.resize(m.nb());
+  movable.resize(m.nb());
+  for (int b = 0; b < m.nb(); ++b) {
+    poses[b] = {s.x[b], s.q[b]};
+    movable[b] = m.bodies[b].kind == BodyKind::Rigid;
+  }
+}
+
 StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   StepReport report;
   {
     ScopedTimer timer(&ws.timings.detection);
-    // poses and movability at the start of the step
-    ws.poses.resize(m.nb());
-    ws.movable.resize(m.nb());
-    for (int b = 0; b < m.nb(); ++b) {
-      ws.poses[b] = {s.x[b], s.q[b]};
-      ws.movable[b] = m.bodies[b].kind == BodyKind::Rigid;
-    }
+    detection_input(m, s, ws.poses, ws.movable);
     compute_free_motion(m, s, ws);
     contact::detect_contacts(m.shapes, ws.poses, ws.movable, m.step.alert_distance + 2 * travel_bound(m, s, ws),
                              ws.detected);

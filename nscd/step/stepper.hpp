@@ -68,6 +68,11 @@ struct StepWorkspace {
   StepTimings timings;
 };
 
+/// The poses of the bodies in `s` and whether each moves under the dynamics (rigid), as
+/// contact::detect_contacts takes them.
+void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,
+                     std::vector<std::uint8_t>& movable);
+
 /// Advances `s` by one step of length m.step.h. On a non-finite result or a fatal solver failure
 /// `s` is left unchanged (the last finite state) and the report says which body or contact.
 StepReport step(const Model& m, State& s, StepWorkspace& ws);
