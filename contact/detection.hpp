@@ -40,10 +40,18 @@ struct ContactPoint {
                              // and the polygon vertex) so that it persists across steps
 };
 
+/// Mobility of a body, as detect_contacts takes it.
+enum Mobility : std::uint8_t {
+  kStatic = 0,      // fixed or driven: pairs of two such bodies are skipped
+  kRigid = 1,       // moves under the dynamics
+  kDeformable = 2,  // moves and deforms: its contacts are found node to surface elsewhere
+                    // (nscd/step/deformable_contacts.hpp), so every pair with it is skipped here
+};
+
 /// Detects every contact point with gap ≤ alert_distance.
 /// @param shapes   shape of each body (index = body index)
 /// @param poses    pose of each body
-/// @param movable  1 if the body moves under the dynamics (rigid), 0 for fixed or driven bodies
+/// @param movable  Mobility of each body
 /// @param alert_distance [m], ≥ 0
 /// @param out      cleared, then filled sorted by (a, b, feature)
 /// @throws nscd::InputError if the three spans differ in size or alert_distance < 0

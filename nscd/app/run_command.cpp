@@ -103,7 +103,7 @@ int run_command(const RunOptions& o) {
                     "history.csv; further occurrences are counted in run.json)",
                     s.t, report.solver_error, report.solver_iterations);
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
-                        report.solver_iterations, report.solver_error, 0,
+                        report.solver_iterations, report.solver_error, report.inner_iterations,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
     // the step's contact problem and solution, replayable with `nscd solve`
     if (scene.solver.dump_every && s.step % *scene.solver.dump_every == 0) {

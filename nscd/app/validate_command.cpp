@@ -13,12 +13,13 @@ int validate_command(const std::filesystem::path& scene_file) {
   const Model m = build_model(scene);
   const State s = initial_state(m, scene);
 
-  // bodies by model and degrees of freedom (6 per rigid body)
+  // bodies by model and degrees of freedom (6 per rigid body, 6 + 3 per node for FFR bodies)
   std::map<std::string, int> by_model;
   long dofs = 0;
   for (const BodyModel& body : m.bodies) {
     ++by_model[io::to_string(body.scene_model)];
     if (body.kind == BodyKind::Rigid) dofs += 6;
+    if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.deformable].ndof();
   }
   // contacts within the alert distance at t = 0
   std::vector<contact::Pose> poses;
@@ -26,6 +27,8 @@ int validate_command(const std::filesystem::path& scene_file) {
   detection_input(m, s, poses, movable);
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
+  DeformableContacts deformable;
+  detect_deformable_contacts(m, s, m.step.alert_distance, deformable);
 
   std::printf("%s: valid scene \"%s\"\n", scene_file.string().c_str(), m.name.c_str());
   std::printf("  bodies: %d (", m.nb());
@@ -35,7 +38,8 @@ int validate_command(const std::filesystem::path& scene_file) {
     separator = ", ";
   }
   std::printf(")\n  degrees of freedom: %ld\n", dofs);
-  std::printf("  contacts at t = 0 (alert distance %.3g m): %zu\n", m.step.alert_distance, contacts.size());
+  std::printf("  contacts at t = 0 (alert distance %.3g m): %zu\n", m.step.alert_distance,
+              contacts.size() + deformable.points.size());
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
   std::printf("  solver: %s, tolerance %g, at most %d iterations\n", scene.solver.type.c_str(),

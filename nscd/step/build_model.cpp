@@ -1,7 +1,9 @@
 #include "nscd/step/build_model.hpp"
 
 #include "contact/mass_properties.hpp"
+#include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
+#include "nscd/io/mesh_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -41,13 +43,28 @@ DisplayMesh sphere_display(double radius) {
 BodyKind kind_of(const io::Body& body, const std::string& where) {
   switch (body.model) {
     case io::BodyModel::Rigid: return BodyKind::Rigid;
+    case io::BodyModel::Ffr: return BodyKind::Ffr;
     case io::BodyModel::Fixed: return BodyKind::Fixed;
     case io::BodyModel::Driven: return BodyKind::Driven;
     default: break;
   }
   throw InputError(fmt::format("{}.model: model \"{}\" is not simulated by this version of nscd "
-                               "(available: rigid, fixed, driven)",
+                               "(available: rigid, ffr, fixed, driven)",
                                where, io::to_string(body.model)));
+}
+
+// the finite-element mesh of a body: a subdivided box, or a mesh file
+ffr::Mesh finite_element_mesh(const io::Body& body, const std::string& where) {
+  if (const auto* box = std::get_if<io::BoxShape>(&body.shape)) return ffr::make_box_mesh(box->size, *body.elements);
+  if (const auto* mesh = std::get_if<io::MeshShape>(&body.shape)) {
+    try {
+      return io::read_mesh_file(mesh->file);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}.shape.mesh: {}", where, e.what()));
+    }
+  }
+  throw InputError(fmt::format("{}.shape: model \"{}\" needs a box (with \"elements\") or a mesh shape", where,
+                               io::to_string(body.model)));
 }
 
 // shape in the body frame, and the centre of mass where the shape's coordinates put it
@@ -65,14 +82,37 @@ std::pair<contact::Shape, Vec3> body_shape(const io::Body& body, const std::stri
     const Vec3 centroid = contact::mass_properties(hull).centroid;
     return {contact::translated(hull, -centroid), centroid};
   }
-  throw InputError(fmt::format("{}.shape.mesh: mesh shapes need a finite-element model, which this version "
-                               "of nscd does not simulate",
-                               where));
+  // a mesh simulated as a rigid body (--model rigid): the hull of its nodes
+  std::vector<Vec3> nodes = finite_element_mesh(body, where).nodes;
+  contact::ConvexPolyhedron hull = contact::convex_hull(nodes);
+  const Vec3 centroid = contact::mass_properties(hull).centroid;
+  return {contact::translated(hull, -centroid), centroid};
 }
 
 std::vector<Vec3> shape_vertices(const contact::Shape& shape) {
   if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape)) return poly->vertices;
   return {Vec3::Zero()};  // a sphere is represented by its centre
+}
+
+// an FFR body's probe: its mesh nodes in the region, or the shape functions at the point
+void ffr_probe(const ffr::FfrBody& f, const BodyModel& body, const io::Probe& in, const std::string& where,
+               ProbeModel& probe) {
+  if (in.point) {
+    const auto located = ffr::locate_point(f.mesh, body.q0.conjugate() * (*in.point - body.x0));
+    NSCD_THROW_UNLESS(located.has_value(), "{}.point: the point lies outside the mesh of body \"{}\" at t = 0", where,
+                      in.body);
+    probe.nodes = located->nodes;
+    probe.weights = located->weights;
+    return;
+  }
+  const auto& [lo, hi] = *in.region;
+  for (int k = 0; k < f.nn(); ++k) {
+    const Vec3 p_W = body.x0 + body.q0 * f.mesh.nodes[k];
+    if ((p_W.array() >= lo.array()).all() && (p_W.array() <= hi.array()).all()) probe.nodes.push_back(k);
+  }
+  NSCD_THROW_UNLESS(!probe.nodes.empty(), "{}.region: no node of body \"{}\" lies inside the region at t = 0", where,
+                    in.body);
+  probe.weights.assign(probe.nodes.size(), 1.0 / static_cast<double>(probe.nodes.size()));
 }
 
 }  // namespace
@@ -113,6 +153,14 @@ Model build_model(const io::Scene& scene) {
     body.kind = kind_of(in, where);
     body.scene_model = in.model;
     body.material = material_index.at(in.material);
+    if (body.kind == BodyKind::Ffr) {
+      const io::Material& material = scene.materials.at(in.material);
+      body.deformable = static_cast<int>(m.ffr_bodies.size());
+      m.ffr_bodies.push_back(ffr::make_ffr_body(finite_element_mesh(in, where),
+                                                {material.density, *material.young, *material.poisson,
+                                                 material.damping_mass, material.damping_stiffness},
+                                                scene.time.step));
+    }
     auto [shape, centroid] = body_shape(in, where);
     const contact::MassProperties props = contact::mass_properties(shape);
     if (body.kind == BodyKind::Rigid) {
@@ -120,10 +168,22 @@ Model build_model(const io::Scene& scene) {
       body.mass = density * props.volume;
       body.inertia_B = density * props.inertia;
       body.inv_inertia_B = body.inertia_B.inverse();
+    } else if (body.kind == BodyKind::Ffr) {
+      // the floating frame's origin: the centre of mass of the mesh (the shape serves the
+      // broad phase and the summary of validate)
+      const ffr::FfrBody& f = m.ffr_bodies.back();
+      body.mass = f.mass;
+      body.inertia_B = f.inertia_B;
+      body.inv_inertia_B = f.inv_inertia_B;
+      shape = contact::translated(std::get<contact::ConvexPolyhedron>(shape), centroid - f.centre_in_input);
+      centroid = f.centre_in_input;
     }
     if (in.motion_velocity) body.linear_motion.emplace(*in.motion_velocity);
     if (in.motion_angular_velocity) body.angular_motion.emplace(*in.motion_angular_velocity);
     body.bounding_radius = contact::bounding_radius(shape);
+    if (body.kind == BodyKind::Ffr)
+      for (const Vec3& X : m.ffr_bodies.back().mesh.nodes)
+        body.bounding_radius = std::max(body.bounding_radius, X.norm());
     body.x0 = in.position.value_or(centroid);
     body.q0 = in.orientation;
     smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
@@ -144,7 +204,9 @@ Model build_model(const io::Scene& scene) {
                                                [&](const BodyModel& b) { return b.name == in.body; }) -
                                   m.bodies.begin());
     const BodyModel& body = m.bodies[probe.body];
-    if (in.point) {
+    if (body.kind == BodyKind::Ffr) {
+      ffr_probe(m.ffr_bodies[body.deformable], body, in, fmt::format("{}: probes[{}]", file, i), probe);
+    } else if (in.point) {
       probe.points_B.push_back(body.q0.conjugate() * (*in.point - body.x0));
     } else {
       const auto& [lo, hi] = *in.region;
@@ -174,6 +236,8 @@ Model build_model(const io::Scene& scene) {
   m.step.nlgs.max_iterations = scene.solver.max_iterations;
   m.step.nlgs.omega = scene.solver.relaxation;
   m.step.fail_on_divergence = scene.solver.fail_on_divergence;
+  m.step.inner_tolerance = scene.solver.inner_tolerance;
+  m.step.inner_max_iterations = scene.solver.inner_max_iterations;
   m.duration = scene.time.duration;
   m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));
   if (scene.time.output_every) m.output_every = *scene.time.output_every;
@@ -196,6 +260,10 @@ State initial_state(const Model& model, const io::Scene& scene) {
     if (body.angular_motion) w = body.angular_motion->velocity(0.0);
     s.v.push_back(v);
     s.w.push_back(w);
+  }
+  for (const ffr::FfrBody& f : model.ffr_bodies) {
+    s.psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
+    s.lambda.push_back(Eigen::VectorXd::Zero(f.ndof()));
   }
   return s;
 }

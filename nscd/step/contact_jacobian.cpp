@@ -17,32 +17,37 @@ struct UpperEntry {
   std::int8_t side_on_b;
 };
 
-// eq. (4) for one block: G_αb Y_βb over the shared bodies, body a's term first
-Eigen::Matrix3d delassus_block(const ContactJacobian& Ji, const ContactJacobian& Jj, int side_on_a, int side_on_b) {
+// eq. (4) for one block: G_αb Y_βb over the shared bodies, body a's term first, each followed
+// by eq. (6) when both sides on that body are deformable
+Eigen::Matrix3d delassus_block(const ContactJacobian& Ji, const ContactJacobian& Jj, int side_on_a, int side_on_b,
+                               const DeformableBlock& deformable) {
   Eigen::Matrix3d block;
   if (side_on_a >= 0) {
     block.noalias() = Ji.G[0] * Jj.Y[side_on_a];
+    if (Ji.point[0] >= 0) block += deformable(Ji.point[0], Jj.point[side_on_a]);
     if (side_on_b >= 0) block.noalias() += Ji.G[1] * Jj.Y[side_on_b];
   } else {
     block.noalias() = Ji.G[1] * Jj.Y[side_on_b];
   }
+  if (side_on_b >= 0 && Ji.point[1] >= 0) block += deformable(Ji.point[1], Jj.point[side_on_b]);
   return block;
 }
 
 }  // namespace
 
-void fill_jacobian(const contact::ContactPoint& c, const Vec3& x_a, const Vec3& x_b, ContactJacobian& J) {
+void fill_jacobian(const contact::ContactPoint& c, const Vec3& r_a, const Vec3& r_b, ContactJacobian& J) {
   J.body[0] = c.a;
   J.body[1] = c.b;
   const Mat3 Rt = c.R_WC.transpose();
   // eq. (2): body b with +, body a with −
   J.G[1].leftCols<3>() = Rt;
-  J.G[1].rightCols<3>() = -Rt * skew(c.p_W - x_b);
+  J.G[1].rightCols<3>() = -Rt * skew(r_b);
   J.G[0].leftCols<3>() = -Rt;
-  J.G[0].rightCols<3>() = Rt * skew(c.p_W - x_a);
+  J.G[0].rightCols<3>() = Rt * skew(r_a);
 }
 
-solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb) {
+solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,
+                                          const DeformableBlock& deformable) {
   const int nc = static_cast<int>(jacobians.size());
   // contacts touching each movable body, in contact order (counting sort); entry = 2 contact + side,
   // position[entry] = where the entry sits in the list of its body
@@ -94,11 +99,11 @@ solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& ja
   // each block once, by the row of its smaller contact, which writes W_ij and W_ji = W_ijᵀ
   tbb::parallel_for(0, nc, [&](int i) {
     const ContactJacobian& J = jacobians[i];
-    diag[i] = delassus_block(J, J, J.movable[0] ? 0 : -1, J.movable[1] ? 1 : -1);
+    diag[i] = delassus_block(J, J, J.movable[0] ? 0 : -1, J.movable[1] ? 1 : -1, deformable);
     int k = row_start[i] + n_lower[i];
     for (int e = upper_start[i]; e < upper_start[i + 1]; ++e, ++k) {
       const UpperEntry& u = upper[e];
-      blocks[k] = delassus_block(J, jacobians[u.j], u.side_on_a, u.side_on_b);
+      blocks[k] = delassus_block(J, jacobians[u.j], u.side_on_a, u.side_on_b, deformable);
       cols[k] = u.j;
       const int l = row_start[u.j] + u.rank;
       blocks[l] = blocks[k].transpose();

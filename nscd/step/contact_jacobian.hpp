@@ -11,8 +11,15 @@
 /// Fixed and driven bodies have no degrees of freedom: their blocks are absent from W and
 /// their prescribed velocity enters u through eq. (1) only.
 ///
+/// An FFR body [Lozovskiy & Dubois 2016, eq. 21–22] adds its deformation to eq. (1),
+///  (5) u_α += σ C_αᵀ O H̄_α λ        (σ = +1 on body b, −1 on body a),
+/// with the lever arm p − x of eq. (2) replaced by O X_α (its material point, undeformed), and
+/// since A₊ is block-diagonal, W gains for two contacts α, β on the same FFR body
+///  (6) W_αβ += σ_α σ_β C_αᵀ O H̄_α A₊⁻¹ H̄_βᵀ Oᵀ C_β,
+/// supplied by the caller for each pair of deformable sides (DeformableBlock).
+///
 /// References: [Jean 1999] CMAME 177; [Acary & Brogliato 2008] Numerical Methods for Nonsmooth
-///             Dynamical Systems, Springer.
+///             Dynamical Systems, Springer; [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
 
 #include "contact/detection.hpp"
 #include "nscd/core/math.hpp"
@@ -20,6 +27,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <vector>
 
 namespace nscd {
@@ -34,10 +42,14 @@ struct ContactJacobian {
   bool movable[2] = {false, false};
   Mat36 G[2];   // eq. (2)
   Mat63 Y[2];   // eq. (3), zero for non-movable sides
+  int point[2] = {-1, -1};  // sides on FFR bodies: the caller's index of their material point
 };
 
-/// Eq. (2) for contact `c` with bodies at centres x_a, x_b.
-void fill_jacobian(const contact::ContactPoint& c, const Vec3& x_a, const Vec3& x_b, ContactJacobian& J);
+/// Eq. (2) for contact `c` with lever arms r_a, r_b from the bodies' centres to the point.
+void fill_jacobian(const contact::ContactPoint& c, const Vec3& r_a, const Vec3& r_b, ContactJacobian& J);
+
+/// Eq. (6) for the material points of two deformable sides (ContactJacobian::point).
+using DeformableBlock = std::function<Eigen::Matrix3d(int point_i, int point_j)>;
 
 /// Eq. (1).
 inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_a, const Vec6& V_b) {
@@ -48,6 +60,9 @@ inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_
 /// α < β is computed once, by merging the contact lists of α's two bodies, and W_βα = W_αβᵀ is
 /// stored exactly (off-diagonal symmetry is exact). Deterministic whatever the thread count: each
 /// block sums its bodies' terms in the order (body a of α, body b of α).
-solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb);
+/// Adds eq. (6) where both sides on a shared body are deformable; `deformable` may be empty when
+/// no side is. It is called concurrently and must be thread-safe.
+solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,
+                                          const DeformableBlock& deformable = {});
 
 }  // namespace nscd

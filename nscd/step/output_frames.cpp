@@ -1,10 +1,44 @@
 #include "nscd/step/output_frames.hpp"
 
+#include "ffr/linear_elasticity.hpp"
+
 namespace nscd {
 namespace {
-constexpr int kVtkPolygon = 7;
+constexpr int kVtkPolygon = 7, kVtkTetra = 10, kVtkHexahedron = 12;
 // relative slack on ‖r_T‖ < μ r_n below which a contact counts as sticking (solver tolerance)
 constexpr double kStickSlack = 1e-6;
+
+
+// an FFR body's mesh in the current configuration x + O (X + ψ), with velocity
+// v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses
+void append_ffr_body(const Model& m, const State& s, int b, io::BodyMeshFrame& frame) {
+  const BodyModel& body = m.bodies[b];
+  const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
+  const Eigen::VectorXd& psi = s.psi[body.deformable];
+  const Eigen::VectorXd& lambda = s.lambda[body.deformable];
+  const Mat3 O = s.q[b].toRotationMatrix();
+  const int offset = static_cast<int>(frame.points.size());
+  for (int k = 0; k < f.nn(); ++k) {
+    const Vec3 local = f.mesh.nodes[k] + psi.segment<3>(3 * k);
+    const Vec3 p_W = s.x[b] + O * local;
+    frame.points.push_back(p_W);
+    frame.velocity.push_back(s.v[b] + s.w[b].cross(O * local) + O * lambda.segment<3>(3 * k));
+    frame.displacement.push_back(p_W - (body.x0 + body.q0 * f.mesh.nodes[k]));
+    frame.local_displacement.push_back(psi.segment<3>(3 * k));
+  }
+  const std::vector<double> stress = ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi);
+  const int type = f.mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
+  for (int c = 0; c < f.mesh.ncells(); ++c) {
+    std::vector<int> cell(f.mesh.cell(c).begin(), f.mesh.cell(c).end());
+    for (int& index : cell) index += offset;
+    frame.cells.push_back(std::move(cell));
+    frame.cell_types.push_back(type);
+    frame.cell_body_id.push_back(b);
+    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.von_mises.push_back(stress[c]);
+  }
+}
+
 }  // namespace
 
 io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
@@ -12,6 +46,10 @@ io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_onl
   for (int b = 0; b < m.nb(); ++b) {
     const BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
+    if (body.kind == BodyKind::Ffr) {
+      append_ffr_body(m, s, b, frame);
+      continue;
+    }
     const int offset = static_cast<int>(frame.points.size());
     for (const Vec3& p_B : m.display[b].vertices_B) {
       const Vec3 p_W = s.x[b] + s.q[b] * p_B;
@@ -27,6 +65,11 @@ io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_onl
       frame.cell_body_id.push_back(b);
       frame.cell_model.push_back(static_cast<int>(body.scene_model));
     }
+  }
+  // finite-element fields are written when some body has them, zero elsewhere
+  if (m.has_deformable() && !fixed_only) {
+    frame.local_displacement.resize(frame.points.size(), Vec3::Zero());
+    frame.von_mises.resize(frame.cells.size(), 0.0);
   }
   return frame;
 }
@@ -64,6 +107,17 @@ std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s) {
   for (const ProbeModel& probe : m.probes) {
     const BodyModel& body = m.bodies[probe.body];
     Vec3 x = Vec3::Zero(), x0 = Vec3::Zero();
+    if (body.kind == BodyKind::Ffr) {
+      const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
+      const Eigen::VectorXd& psi = s.psi[body.deformable];
+      for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
+        const int k = probe.nodes[i];
+        x += probe.weights[i] * (s.x[probe.body] + s.q[probe.body] * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
+        x0 += probe.weights[i] * (body.x0 + body.q0 * f.mesh.nodes[k]);
+      }
+      rows.push_back({probe.name, x, x - x0});
+      continue;
+    }
     for (const Vec3& p_B : probe.points_B) {
       x += s.x[probe.body] + s.q[probe.body] * p_B;
       x0 += body.x0 + body.q0 * p_B;

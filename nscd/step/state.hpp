@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// Everything that changes while stepping and that a restart needs (MuJoCo's mjData minus the
-/// scratch): time, each body's pose and velocities, and last step's reactions for the warm
-/// start.
+/// scratch): time, each body's pose and velocities (for an FFR body, those of its floating
+/// frame, plus the nodal ψ and λ of [Lozovskiy & Dubois 2016] eq. 19), and last step's
+/// reactions for the warm start.
 
 #include "nscd/core/math.hpp"
 
@@ -26,6 +27,8 @@ struct State {
   std::vector<Quat> q;   // orientation q_WB
   std::vector<Vec3> v;   // velocity of the centre of mass, world [m/s]
   std::vector<Vec3> w;   // angular velocity, world [rad/s]
+  std::vector<Eigen::VectorXd> psi;     // FFR bodies: nodal displacements in the body frame [m]
+  std::vector<Eigen::VectorXd> lambda;  // FFR bodies: their velocities [m/s]
   std::vector<WarmContact> warm;  // last step's active contacts, sorted by (a, b)
 };
 

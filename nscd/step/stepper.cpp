@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace nscd {
 namespace {
@@ -38,11 +39,34 @@ void compute_free_motion(const Model& m, const State& s, StepWorkspace& ws) {
     if (body.kind == BodyKind::Rigid) {
       ws.free[b] = free_motion(body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b], m.step.gravity, h,
                                m.step.theta);
-    } else {
+    } else if (body.kind != BodyKind::Ffr) {
       ws.free[b] = FreeMotion{};
       prescribed_velocity(body, s.t + h, ws.free[b].v, ws.free[b].w);
     }
   });
+  if (m.has_deformable()) begin_ffr_step(m, s, ws.ffr, ws.free);
+}
+
+// the node-to-surface contacts merged into the detected ones, both sorted by (a, b, feature)
+void merge_deformable_contacts(StepWorkspace& ws) {
+  const DeformableContacts& extra = ws.deformable_detected;
+  std::vector<contact::ContactPoint> merged;
+  std::vector<std::array<DeformableSide, 2>> sides;
+  merged.reserve(ws.detected.size() + extra.points.size());
+  sides.reserve(merged.capacity());
+  auto key = [](const contact::ContactPoint& c) { return std::tie(c.a, c.b, c.feature); };
+  std::size_t i = 0, j = 0;
+  while (i < ws.detected.size() || j < extra.points.size()) {
+    if (j == extra.points.size() || (i < ws.detected.size() && key(ws.detected[i]) < key(extra.points[j]))) {
+      merged.push_back(ws.detected[i++]);
+      sides.emplace_back();
+    } else {
+      merged.push_back(extra.points[j]);
+      sides.push_back(extra.sides[j++]);
+    }
+  }
+  ws.detected = std::move(merged);
+  ws.detected_sides = std::move(sides);
 }
 
 // largest distance a point of any body can travel in one step [m]
@@ -56,44 +80,143 @@ double travel_bound(const Model& m, const State& s, const StepWorkspace& ws) {
   return bound;
 }
 
+// lever arm of side `side` of contact c: p − x, or O_{i+1} X_α on an FFR body
+Vec3 lever_arm(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+               const std::array<DeformableSide, 2>* sides, int side) {
+  const int b = side == 0 ? c.a : c.b;
+  if (sides != nullptr && (*sides)[side].deformable())
+    return ws.ffr[m.bodies[b].deformable].rotation.O * (*sides)[side].X_B;
+  return c.p_W - s.x[b];
+}
+
+// eqs. (2)–(3) of contact_jacobian.hpp for contact c at the current rotations (J.point kept)
+void linearize(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+               const std::array<DeformableSide, 2>* sides, ContactJacobian& J) {
+  fill_jacobian(c, lever_arm(m, s, ws, c, sides, 0), lever_arm(m, s, ws, c, sides, 1), J);
+  for (int side = 0; side < 2; ++side) {
+    const int b = J.body[side];
+    J.movable[side] = ws.movable[b] != 0;
+    if (!J.movable[side]) {
+      J.Y[side].setZero();
+      continue;
+    }
+    // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
+    J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
+    J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
+  }
+}
+
+// contact_jacobian.hpp eq. (5) summed over the deformable sides: at the start of the step
+// (O_i, λ_i), or free at its end (O_{i+1}, λ_free)
+Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+                          const std::array<DeformableSide, 2>& sides, bool at_end) {
+  Vec3 u = Vec3::Zero();
+  for (int side = 0; side < 2; ++side) {
+    if (!sides[side].deformable()) continue;
+    const int d = m.bodies[side == 0 ? c.a : c.b].deformable;
+    const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+    const Mat3& O = at_end ? ws.ffr[d].rotation.O : ws.ffr[d].O_i;
+    u += deformable_velocity(m.ffr_bodies[d], sides[side], O.transpose() * sigma_C,
+                             at_end ? ws.ffr[d].lambda_free : s.lambda[d]);
+  }
+  return u;
+}
+
+// u_free of active contact i at the current rotations, with Newton restitution on approach
+Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int i) {
+  const contact::ContactPoint& c = ws.active[i];
+  const ContactJacobian& J = ws.jacobians[i];
+  Vec3 u = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
+  if (m.has_deformable()) u += deformation_velocity(m, s, ws, c, ws.active_sides[i], true);
+  const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
+  u[0] += law.restitution * std::min(ws.u_old[i][0], 0.0);
+  return u;
+}
+
+// W of the active contacts at the current rotations
+void assemble(const Model& m, StepWorkspace& ws) {
+  const std::vector<DeformablePoint>& points = ws.deformable_points;
+  ws.problem.W = assemble_delassus(ws.jacobians, m.nb(),
+                                   [&points](int p, int q) { return deformable_block(points[p], points[q]); });
+}
+
 // stage 3–4: active contacts, their Jacobians and the problem (W, q, μ)
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   const double h = m.step.h, theta = m.step.theta;
+  const bool deformable = m.has_deformable();
   ws.active.clear();
+  ws.active_sides.clear();
   ws.jacobians.clear();
-  std::vector<double> q, mu;
-  for (const contact::ContactPoint& c : ws.detected) {
+  ws.u_old.clear();
+  ws.deformable_points.clear();
+  std::vector<double> mu;
+  for (std::size_t k = 0; k < ws.detected.size(); ++k) {
+    const contact::ContactPoint& c = ws.detected[k];
+    const std::array<DeformableSide, 2>* sides = deformable ? &ws.detected_sides[k] : nullptr;
     ContactJacobian J;
-    fill_jacobian(c, s.x[c.a], s.x[c.b], J);
-    const Eigen::Vector3d u_old = contact_velocity(J, stack(s.v[c.a], s.w[c.a]), stack(s.v[c.b], s.w[c.b]));
-    const Eigen::Vector3d u_free =
-        contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
+    linearize(m, s, ws, c, sides, J);
+    Vec3 u_old = contact_velocity(J, stack(s.v[c.a], s.w[c.a]), stack(s.v[c.b], s.w[c.b]));
+    Vec3 u_free = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
+    if (sides != nullptr) {
+      u_old += deformation_velocity(m, s, ws, c, *sides, false);
+      u_free += deformation_velocity(m, s, ws, c, *sides, true);
+    }
     const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
     if (g_pred > m.step.activation_gap) continue;
-    const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
-    NSCD_DEMAND(law.defined);  // io::read_scene refuses scenes with a missing interaction
-    for (int side = 0; side < 2; ++side) {
-      const int b = J.body[side];
-      J.movable[side] = ws.movable[b] != 0;
-      if (!J.movable[side]) {
-        J.Y[side].setZero();
-        continue;
-      }
-      // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
-      J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
-      J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
-    }
-    // Newton restitution on approaching contacts
-    Eigen::Vector3d q_c = u_free;
-    q_c[0] += law.restitution * std::min(u_old[0], 0.0);
-    q.insert(q.end(), q_c.data(), q_c.data() + 3);
-    mu.push_back(law.friction);
+    NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
+                                                                                 // scenes with a missing interaction
+    mu.push_back(m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction);
     ws.active.push_back(c);
+    if (sides != nullptr) ws.active_sides.push_back(*sides);
     ws.jacobians.push_back(J);
+    ws.u_old.push_back(u_old);
   }
-  ws.problem.W = assemble_delassus(ws.jacobians, m.nb());
-  ws.problem.q = Eigen::Map<Eigen::VectorXd>(q.data(), static_cast<Eigen::Index>(q.size()));
+  const int nc = static_cast<int>(ws.active.size());
+  for (int i = 0; deformable && i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (ws.active_sides[i][side].deformable()) {
+        ws.jacobians[i].point[side] = static_cast<int>(ws.deformable_points.size());
+        ws.deformable_points.push_back(
+            make_deformable_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
+      }
+  ws.problem.q.resize(3 * nc);
+  for (int i = 0; i < nc; ++i) ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
   ws.problem.mu = Eigen::Map<Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
+  assemble(m, ws);
+}
+
+// W and q again at the rotations of the last Rotator pass (Algorithm 1, outer loop)
+void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
+  for (DeformablePoint& point : ws.deformable_points) orient_deformable_point(ws.ffr, point);
+  const int nc = static_cast<int>(ws.active.size());
+  for (int i = 0; i < nc; ++i) {
+    linearize(m, s, ws, ws.active[i], &ws.active_sides[i], ws.jacobians[i]);
+    ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
+  }
+  assemble(m, ws);
+}
+
+// stage 5 with FFR bodies: Algorithm 1 of [Lozovskiy & Dubois 2016]; returns the largest
+// Rotator count
+int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
+  Eigen::VectorXd r = ws.r0;
+  int inner = rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free);
+  ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
+  if (ws.problem.nc() == 0) return inner;
+  solvers::NlgsOptions sweep = m.step.nlgs;
+  sweep.max_iterations = 1;
+  for (int j = 1; j <= m.step.nlgs.max_iterations; ++j) {
+    relinearize(m, s, ws);
+    ws.result = solvers::solve_nlgs(ws.problem, sweep, r);
+    ws.result.iterations = j;
+    if (ws.result.status == solvers::SolverStatus::NonFinite) return inner;
+    r = ws.result.r;
+    inner = std::max(inner, rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free));
+    ws.result.status = ws.result.error <= m.step.nlgs.tolerance ? solvers::SolverStatus::Converged
+                                                                 : solvers::SolverStatus::MaxIterations;
+    if (ws.result.status == solvers::SolverStatus::Converged) break;
+  }
+  return inner;
 }
 
 // initial impulses: last step's impulse of the same contact (same bodies, point within a small
@@ -142,11 +265,22 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   ws.next_q = s.q;
   ws.next_v.resize(m.nb());
   ws.next_w.resize(m.nb());
+  ws.next_psi.resize(m.ffr_bodies.size());
+  ws.next_lambda.resize(m.ffr_bodies.size());
   tbb::parallel_for(0, m.nb(), [&](int b) {
     const BodyModel& body = m.bodies[b];
     ws.next_v[b] = ws.free[b].v + dV[b].head<3>();
     ws.next_w[b] = ws.free[b].w + dV[b].tail<3>();
-    if (body.kind == BodyKind::Driven) {
+    if (body.kind == BodyKind::Ffr) {
+      // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule
+      const int d = body.deformable;
+      const FfrStepData& data = ws.ffr[d];
+      ws.next_w[b] = data.rotation.w;
+      ws.next_q[b] = Quat(data.rotation.O).normalized();
+      ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
+      ws.next_lambda[d] = end_of_step_lambda(data, ws.deformable_points, r, d);
+      ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
+    } else if (body.kind == BodyKind::Driven) {
       // exact prescribed displacement, orientation by eq. (3)
       ws.next_x[b] += body.linear_motion->displacement(s.t + h) - body.linear_motion->displacement(s.t);
       integrate_orientation(ws.next_q[b], s.w[b], ws.next_w[b], h, theta);
@@ -157,11 +291,13 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
 }
 
 // the first body whose next state is not finite, or −1
-int first_non_finite_body(const StepWorkspace& ws) {
-  for (std::size_t b = 0; b < ws.next_x.size(); ++b)
+int first_non_finite_body(const Model& m, const StepWorkspace& ws) {
+  for (int b = 0; b < m.nb(); ++b) {
+    const int d = m.bodies[b].deformable;
     if (!ws.next_x[b].allFinite() || !ws.next_q[b].coeffs().allFinite() || !ws.next_v[b].allFinite() ||
-        !ws.next_w[b].allFinite())
-      return static_cast<int>(b);
+        !ws.next_w[b].allFinite() || (d >= 0 && !(ws.next_lambda[d].allFinite() && ws.next_psi[d].allFinite())))
+      return b;
+  }
   return -1;
 }
 
@@ -181,6 +317,8 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
   std::swap(s.q, ws.next_q);
   std::swap(s.v, ws.next_v);
   std::swap(s.w, ws.next_w);
+  std::swap(s.psi, ws.next_psi);
+  std::swap(s.lambda, ws.next_lambda);
   s.warm.resize(ws.active.size());
   for (std::size_t i = 0; i < ws.active.size(); ++i) {
     const contact::ContactPoint& c = ws.active[i];
@@ -198,7 +336,8 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
   movable.resize(m.nb());
   for (int b = 0; b < m.nb(); ++b) {
     poses[b] = {s.x[b], s.q[b]};
-    movable[b] = m.bodies[b].kind == BodyKind::Rigid;
+    const BodyKind kind = m.bodies[b].kind;
+    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : kind == BodyKind::Ffr ? contact::kDeformable : contact::kStatic;
   }
 }
 
@@ -208,8 +347,12 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     ScopedTimer timer(&ws.timings.detection);
     detection_input(m, s, ws.poses, ws.movable);
     compute_free_motion(m, s, ws);
-    contact::detect_contacts(m.shapes, ws.poses, ws.movable, m.step.alert_distance + 2 * travel_bound(m, s, ws),
-                             ws.detected);
+    const double alert = m.step.alert_distance + 2 * travel_bound(m, s, ws);
+    contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detected);
+    if (m.has_deformable()) {
+      detect_deformable_contacts(m, s, alert, ws.deformable_detected);
+      merge_deformable_contacts(ws);
+    }
   }
   {
     ScopedTimer timer(&ws.timings.assembly);
@@ -218,7 +361,8 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   }
   {
     ScopedTimer timer(&ws.timings.solve);
-    ws.result = solvers::solve_nlgs(ws.problem, m.step.nlgs, ws.r0);
+    if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
+    else ws.result = solvers::solve_nlgs(ws.problem, m.step.nlgs, ws.r0);
   }
   report.n_contacts = ws.problem.nc();
   report.solver_iterations = ws.result.iterations;
@@ -243,7 +387,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     ScopedTimer timer(&ws.timings.update);
     compute_next_state(m, s, ws);
     // a non-finite state is reported and not committed: s stays the last finite state
-    if (const int b = first_non_finite_body(ws); b >= 0) {
+    if (const int b = first_non_finite_body(m, ws); b >= 0) {
       report.status = StepStatus::NonFinite;
       report.message =
           fmt::format("body \"{}\" would have a non-finite state at t = {}", m.bodies[b].name, s.t + m.step.h);
@@ -256,15 +400,24 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
 
 double kinetic_energy(const Model& m, const State& s) {
   double energy = 0;
-  for (int b = 0; b < m.nb(); ++b)
-    if (m.bodies[b].kind == BodyKind::Rigid)
-      energy += kinetic_energy(m.bodies[b].mass, m.bodies[b].inertia_B, s.q[b], s.v[b], s.w[b]);
+  for (int b = 0; b < m.nb(); ++b) {
+    const BodyModel& body = m.bodies[b];
+    if (body.kind == BodyKind::Rigid || body.kind == BodyKind::Ffr)
+      energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
+    if (body.kind == BodyKind::Ffr)
+      energy += 0.5 * s.lambda[body.deformable].dot(m.ffr_bodies[body.deformable].mass_matrix * s.lambda[body.deformable]);
+  }
   return energy;
 }
 
 double potential_energy(const Model& m, const State& s) {
   double energy = 0;
-  for (int b = 0; b < m.nb(); ++b) energy -= m.bodies[b].mass * m.step.gravity.dot(s.x[b]);
+  for (int b = 0; b < m.nb(); ++b) {
+    const BodyModel& body = m.bodies[b];
+    energy -= body.mass * m.step.gravity.dot(s.x[b]);
+    if (body.kind == BodyKind::Ffr)
+      energy += 0.5 * s.psi[body.deformable].dot(m.ffr_bodies[body.deformable].stiffness * s.psi[body.deformable]);
+  }
   return energy;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// One Moreau–Jean time step for rigid, fixed and driven bodies [Jean 1999], end to end:
+/// One Moreau–Jean time step for rigid, FFR, fixed and driven bodies [Jean 1999], end to end:
 ///
 ///  1. free motion: v_free, ω_free of every rigid body (rigid_dynamics.hpp eqs. (1)–(3)),
 ///     prescribed end-of-step velocities of driven bodies;
@@ -19,11 +19,23 @@
 ///  6. v⁺ = v_free + M̂⁻¹ Hᵀ r; poses by rigid_dynamics.hpp eqs. (3)–(4); driven bodies
 ///     follow their prescribed displacement exactly.
 ///
+/// FFR bodies (ffr_coupling.hpp) follow [Lozovskiy & Dubois 2016] instead: their contacts are
+/// found node to surface (deformable_contacts.hpp), their motion obeys the trapezoidal scheme of
+/// ffr/ffr_dynamics.hpp, and when a scene has one, stage 5 is Algorithm 1 of the paper: each
+/// outer iteration re-linearises W and q at the current rotations (the Rotator), does one NLGS
+/// sweep, then iterates the Rotator on the new impulses until ω_{i+1} settles
+/// (solver.inner_tolerance). The outer loop stops when the contract's error of the sweep
+/// (solvers/error_measure.hpp) is below solver.tolerance, the test of every solver of nscd; the
+/// paper's test, the relative change of r, stalls on redundant contacts (a flat face on a
+/// plane) while the error is already small.
+///
 /// References: [Jean 1999] The non-smooth contact dynamics method, CMAME 177;
 ///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics.
 
 #include "contact/detection.hpp"
 #include "nscd/step/contact_jacobian.hpp"
+#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/ffr_coupling.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
@@ -46,7 +58,8 @@ enum class StepStatus { Ok, NonFinite, SolverFailed };
 struct StepReport {
   StepStatus status = StepStatus::Ok;
   int n_contacts = 0;            // active contacts
-  int solver_iterations = 0;
+  int solver_iterations = 0;     // NLGS sweeps (FFR scenes: outer iterations of Algorithm 1)
+  int inner_iterations = 0;      // FFR scenes: the largest Rotator count of one outer iteration
   double solver_error = 0;
   solvers::SolverStatus solver_status = solvers::SolverStatus::Converged;
   std::string message;           // set when status != Ok: which body or contact went bad
@@ -58,13 +71,20 @@ struct StepWorkspace {
   std::vector<std::uint8_t> movable;
   std::vector<FreeMotion> free;            // per body (non-movable: prescribed end velocities)
   std::vector<contact::ContactPoint> detected;
+  std::vector<std::array<DeformableSide, 2>> detected_sides;  // aligned with `detected` (FFR scenes)
+  DeformableContacts deformable_detected;
   std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
+  std::vector<std::array<DeformableSide, 2>> active_sides;    // aligned with `active` (FFR scenes)
+  std::vector<Vec3> u_old;                     // relative velocity at the start of the step, per active contact
   std::vector<ContactJacobian> jacobians;      // aligned with `active`
+  std::vector<FfrStepData> ffr;                // per FFR body
+  std::vector<DeformablePoint> deformable_points;  // deformable sides of the active contacts
   solvers::FrictionProblem problem;
   Eigen::VectorXd r0;
   solvers::SolverResult result;
   std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
   std::vector<Quat> next_q;
+  std::vector<Eigen::VectorXd> next_psi, next_lambda;
   StepTimings timings;
 };
 
@@ -77,7 +97,8 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
 /// `s` is left unchanged (the last finite state) and the report says which body or contact.
 StepReport step(const Model& m, State& s, StepWorkspace& ws);
 
-/// Total kinetic energy [J] and gravitational potential energy −Σ m g·x [J].
+/// Total kinetic energy [J] (FFR bodies: rigid part plus ½ λᵀ M λ, [Lozovskiy & Dubois 2016]
+/// Remark 2) and potential energy [J]: gravitational −Σ m g·x plus, for FFR bodies, ½ ψᵀ K ψ.
 double kinetic_energy(const Model& m, const State& s);
 double potential_energy(const Model& m, const State& s);
 

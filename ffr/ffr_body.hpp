@@ -1,0 +1,87 @@
+#pragma once
+/// @file
+/// The constant data of one body in the floating frame of reference (FFR) of
+/// [Lozovskiy & Dubois 2016], assembled once before the time loop (Algorithm 1, "necessary
+/// preprocessing and caching"). The body frame CXYZ has its origin at the centre of mass C of
+/// the undeformed mesh; X are the nodes' reference positions in it, λ and ψ the nodal velocities
+/// and displacements relative to the frame (3 per node, dof 3 k + d).
+///
+///  M, K                    consistent mass and linear-elastic stiffness (linear_elasticity.hpp),
+///  C = α M + β K           Rayleigh damping (material "damping": {"mass": α, "stiffness": β}),
+///  A₊ = M + h/2 C + h²/4 K,  A₋ = M − h/2 C − h²/4 K   deformable blocks of 𝔸± (eq. 19, 23),
+///  m_k = Σ_l M_kl,  (M X)_k = Σ_l M_kl X_l    nodal masses and first moments (x blocks of M),
+///  J_B = Σ_kl M_kl (X_k·X_l I − X_k X_lᵀ)      inertia tensor about C in the body frame,
+///  𝔸 x = [x × (M X)_k]_k                      Euler-force matrix 𝔸 of eq. (19) applied to x,
+///  𝐀 = [T (M X)_k]_k,  T = 𝕊 + s I             centrifugal vector 𝐀 of eq. (19),
+///  H̄_k λ = λ_k − (1/m) Σ_l m_l λ_l            eq. (20) at node k.
+///
+/// Each of these integrals is exact for the finite-element interpolation X = Σ N_l X_l, so J_B
+/// and m are those of the mesh. The responses A₊⁻¹ 𝔸, A₊⁻¹ E_ij (the nine 3×3 entries of T) and
+/// A₊⁻¹ [m_l / m e_d]_l are solved once, so that a step needs one sparse solve per body and the
+/// fictitious forces cost a few vector updates.
+///
+/// References: [Lozovskiy & Dubois 2016] The method of a floating frame of reference for
+///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58, eqs. (15)–(24).
+
+#include "ffr/mesh.hpp"
+#include "nscd/core/math.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include <memory>
+
+namespace nscd::ffr {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+using MatrixX3 = Eigen::Matrix<double, Eigen::Dynamic, 3>;
+
+/// Linear-elastic material with Rayleigh damping, SI units.
+struct FfrMaterial {
+  double density = 0.0;            // ρ [kg/m³]
+  double young = 0.0;              // E [Pa]
+  double poisson = 0.0;            // ν
+  double damping_mass = 0.0;       // α [1/s]
+  double damping_stiffness = 0.0;  // β [s]
+};
+
+struct FfrBody {
+  Mesh mesh;                    // nodes X in the body frame (origin at the centre of mass)
+  Surface surface;              // boundary triangles and nodes
+  Vec3 centre_in_input = Vec3::Zero();  // the centre of mass in the coordinates the mesh was given in
+  FfrMaterial material;
+  double h = 0.0;               // the time step the matrices are built for [s]
+  double mass = 0.0;            // m [kg]
+  Mat3 inertia_B = Mat3::Zero();      // J_B [kg m²]
+  Mat3 inv_inertia_B = Mat3::Zero();
+  SparseMatrix mass_matrix;     // M
+  SparseMatrix stiffness;       // K
+  SparseMatrix explicit_matrix; // A₋
+  std::shared_ptr<const Eigen::SimplicialLDLT<SparseMatrix>> implicit;  // factorisation of A₊
+  Eigen::VectorXd nodal_mass;   // m_k (nn)
+  Eigen::Matrix3Xd first_moment;  // (M X)_k, one column per node
+  MatrixX3 euler_response;      // A₊⁻¹ 𝔸 (3nn × 3)
+  Eigen::Matrix<double, Eigen::Dynamic, 9> centrifugal_response;  // column 3i + j: A₊⁻¹ E_ij
+  MatrixX3 mean_response;       // A₊⁻¹ [m_l / m e_d]_l (3nn × 3)
+
+  int nn() const { return mesh.nn(); }
+  int ndof() const { return 3 * mesh.nn(); }
+};
+
+/// Assembles the constants above for `mesh` (any coordinates; its nodes are moved so that the
+/// centre of mass is the origin) and the time step h [s].
+/// @throws nscd::InputError if the mass or the inertia is not positive (degenerate mesh).
+FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h);
+
+/// Z_k = A₊⁻¹ H̄_kᵀ (3nn × 3): the nodal velocities λ caused by a unit impulse along each axis
+/// of the body frame at node k, translational inertia included (eq. 19–20).
+MatrixX3 node_response(const FfrBody& body, int node);
+
+/// H̄_k λ of eq. (20) for one node (3), body frame.
+Vec3 relative_velocity(const FfrBody& body, const Eigen::VectorXd& lambda, int node);
+
+/// (1/m) Σ_l m_l v_l of a nodal field v (3nn), the translational-inertia part of H̄.
+Vec3 mass_weighted_mean(const FfrBody& body, const Eigen::Ref<const Eigen::VectorXd>& v);
+
+}  // namespace nscd::ffr

@@ -1,0 +1,97 @@
+#include "ffr/st_venant_kirchhoff.hpp"
+
+#include "ffr/assembly.hpp"
+#include "ffr/linear_elasticity.hpp"
+#include "nscd/core/error.hpp"
+
+namespace nscd::ffr {
+namespace {
+
+// deformation gradient at quadrature point k of cell c, eq. (1)
+Mat3 deformation_gradient(const Mesh& mesh, int c, const ShapeGradients& G, const Eigen::VectorXd& u) {
+  Mat3 F = Mat3::Identity();
+  const auto nodes = mesh.cell(c);
+  for (std::size_t a = 0; a < nodes.size(); ++a)
+    F += u.segment<3>(3 * nodes[a]) * G.row(static_cast<Eigen::Index>(a));
+  return F;
+}
+
+Mat3 green_lagrange(const Mat3& F) { return 0.5 * (F.transpose() * F - Mat3::Identity()); }
+
+}  // namespace
+
+void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                         const Eigen::VectorXd& u, Eigen::VectorXd& f, Eigen::SparseMatrix<double>* K_T) {
+  NSCD_DEMAND(u.size() == 3 * mesh.nn() && cq.dV.size() == static_cast<std::size_t>(mesh.ncells() * cq.nq));
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  const int npc = mesh.nodes_per_cell();
+  f.setZero(3 * mesh.nn());
+  Triplets triplets;
+  if (K_T) triplets.reserve(static_cast<std::size_t>(mesh.ncells()) * 9 * npc * npc);
+  Eigen::MatrixXd Ke(3 * npc, 3 * npc);
+
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    const auto nodes = mesh.cell(c);
+    Ke.setZero();
+    for (int q = 0; q < cq.nq; ++q) {
+      const std::size_t k = static_cast<std::size_t>(c) * cq.nq + q;
+      const ShapeGradients& G = cq.dN_dX[k];
+      const double dV = cq.dV[k];
+
+      // F, E, S, eqs. (1)–(2)
+      const Mat3 F = deformation_gradient(mesh, c, G, u);
+      const Mat3 E = green_lagrange(F);
+      const Mat3 S = lambda * E.trace() * Mat3::Identity() + 2.0 * mu * E;
+
+      // f_a += F S ∇N_a dV0, eq. (4)
+      const Mat3 P = F * S;
+      for (int a = 0; a < npc; ++a) f.segment<3>(3 * nodes[a]) += dV * (P * G.row(a).transpose());
+      if (!K_T) continue;
+
+      // blocks a <= b of eq. (5); the assembly mirrors the upper triangle
+      const Mat3 FFt = F * F.transpose();
+      for (int a = 0; a < npc; ++a) {
+        const Vec3 ga = G.row(a).transpose();
+        const Vec3 Fga = F * ga;
+        for (int b = a; b < npc; ++b) {
+          const Vec3 gb = G.row(b).transpose();
+          const Vec3 Fgb = F * gb;
+          Mat3 Kab = lambda * Fga * Fgb.transpose() + mu * Fgb * Fga.transpose() + mu * ga.dot(gb) * FFt;
+          Kab.diagonal().array() += ga.dot(S * gb);
+          Ke.block<3, 3>(3 * a, 3 * b) += dV * Kab;
+        }
+      }
+    }
+    if (!K_T) continue;
+    add_symmetric_cell_matrix(mesh, c, Ke, triplets);
+  }
+  if (K_T) *K_T = assemble(mesh, triplets);
+}
+
+double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                         const Eigen::VectorXd& u) {
+  NSCD_DEMAND(u.size() == 3 * mesh.nn() && cq.dV.size() == static_cast<std::size_t>(mesh.ncells() * cq.nq));
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  double energy = 0.0;
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    for (int q = 0; q < cq.nq; ++q) {
+      // Ψ dV0, eq. (3)
+      const std::size_t k = static_cast<std::size_t>(c) * cq.nq + q;
+      const Mat3 E = green_lagrange(deformation_gradient(mesh, c, cq.dN_dX[k], u));
+      const double trE = E.trace();
+      energy += cq.dV[k] * (0.5 * lambda * trE * trE + mu * E.squaredNorm());
+    }
+  }
+  return energy;
+}
+
+void svk_internal_forces(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u,
+                         Eigen::VectorXd& f, Eigen::SparseMatrix<double>* K_T) {
+  svk_internal_forces(mesh, cell_quadrature(mesh), young, poisson, u, f, K_T);
+}
+
+double svk_strain_energy(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+  return svk_strain_energy(mesh, cell_quadrature(mesh), young, poisson, u);
+}
+
+}  // namespace nscd::ffr

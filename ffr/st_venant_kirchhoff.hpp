@@ -1,0 +1,48 @@
+#pragma once
+/// @file
+/// Total Lagrangian St Venant–Kirchhoff hyperelasticity on a Mesh (the geometrically exact
+/// reference model). ∇N_a = ∂N_a/∂X, dV0 from shape_functions.hpp eq. (3); dofs 3·node + dir.
+///
+///  (1) F = I + ∇u = I + Σ_a u_a ⊗ ∇N_a,   E = ½(FᵀF − I)
+///  (2) S = λ tr(E) I + 2μ E   (second Piola–Kirchhoff; λ, μ of linear_elasticity.hpp eq. 2)
+///  (3) Ψ = ½ λ tr(E)² + μ E:E,   U = ∫ Ψ dV0                      (strain energy)
+///  (4) f_a = ∫ F S ∇N_a dV0 = ∂U/∂u_a                             (internal nodal forces)
+///  (5) K_ab = ∂f_a/∂u_b = ∫ [(∇N_aᵀ S ∇N_b) I₃                     (geometric)
+///                          + λ (F∇N_a)(F∇N_b)ᵀ + μ (F∇N_b)(F∇N_a)ᵀ + μ (∇N_a·∇N_b) F Fᵀ] dV0
+///                                                                 (material)
+/// At u = 0, (5) is the small-strain stiffness of linear_elasticity.hpp eq. (4), and
+/// f(u) = K u + O(|u|²). Integration uses the full Gauss rules of shape_functions.hpp.
+///
+/// References: [Bonet & Wood 2008] Nonlinear Continuum Mechanics for Finite Element
+///             Analysis, 2nd ed., §6.4.3 (eq. 2), §9.3–9.4 (eqs. 4–5);
+///             [Belytschko, Liu, Moran 2000] Nonlinear Finite Elements for Continua and
+///             Structures, §4.9 (total Lagrangian formulation).
+
+#include "ffr/mesh.hpp"
+#include "ffr/shape_functions.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+namespace nscd::ffr {
+
+/// Internal forces f (3nn) [N], eq. (4), for nodal displacements u (3nn) [m], and the
+/// consistent tangent K_T (3nn × 3nn, symmetric, compressed) [N/m], eq. (5), when K_T is not
+/// null. f is resized.
+/// @param young E [Pa]; @param poisson ν, @pre −1 < ν < ½.
+void svk_internal_forces(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u,
+                         Eigen::VectorXd& f, Eigen::SparseMatrix<double>* K_T);
+
+/// Strain energy U [J], eq. (3), for nodal displacements u (3nn) [m].
+double svk_strain_energy(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
+
+/// The same as above with the reference gradients `cq` = cell_quadrature(mesh) computed once
+/// by the caller (the two functions above build it on each call).
+void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                         const Eigen::VectorXd& u, Eigen::VectorXd& f, Eigen::SparseMatrix<double>* K_T);
+
+/// Strain energy with cached reference gradients, see above.
+double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                         const Eigen::VectorXd& u);
+
+}  // namespace nscd::ffr

@@ -1,0 +1,206 @@
+#include "nscd/step/deformable_contacts.hpp"
+
+#include "contact/surface_projection.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <tuple>
+
+namespace nscd {
+namespace {
+
+// relative margin on a master's bounding box for an FFR body's (small) deformation
+constexpr double kDeformationMargin = 1e-2;
+
+// a body's surface, as a master
+struct Master {
+  int body = 0;
+  const contact::Shape* shape = nullptr;          // rigid, fixed, driven
+  const ffr::FfrBody* ffr = nullptr;              // FFR: its deformed boundary
+  const std::vector<Vec3>* nodes_W = nullptr;
+  Vec3 x = Vec3::Zero();
+  Quat q = Quat::Identity();
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();      // bounding box in the body frame
+};
+
+// a point of a body, as a slave: a sphere's centre has its radius
+struct SlavePoint {
+  int index = 0;
+  Vec3 p_W = Vec3::Zero();
+  double radius = 0;
+  DeformableSide side;
+};
+
+// one contact before it is oriented from a to b
+struct Candidate {
+  SlavePoint slave;
+  contact::SurfaceProjection projection;  // world frame
+  DeformableSide master_side;
+};
+
+std::optional<contact::SurfaceProjection> project(const Master& master, const Vec3& p_W, double max_distance) {
+  if (master.ffr != nullptr) return contact::project_on_triangles(*master.nodes_W, master.ffr->surface.triangles, p_W, max_distance);
+  const Vec3 p_B = master.q.conjugate() * (p_W - master.x);
+  contact::SurfaceProjection out =
+      std::holds_alternative<contact::Sphere>(*master.shape)
+          ? contact::project_on_sphere(std::get<contact::Sphere>(*master.shape).radius, p_B)
+          : contact::project_on_polyhedron(std::get<contact::ConvexPolyhedron>(*master.shape), p_B);
+  if (out.distance > max_distance) return std::nullopt;
+  out.point = master.x + master.q * out.point;
+  out.normal = master.q * out.normal;
+  return out;
+}
+
+// slave points of body b
+std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, const std::vector<Vec3>* nodes_W) {
+  std::vector<SlavePoint> points;
+  const BodyModel& body = m.bodies[b];
+  if (body.kind == BodyKind::Ffr) {
+    const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
+    for (const int k : f.surface.nodes) {
+      SlavePoint p;
+      p.index = k;
+      p.p_W = (*nodes_W)[k];
+      p.side.nodes = {k, -1, -1};
+      p.side.weights = Vec3(1, 0, 0);
+      p.side.X_B = f.mesh.nodes[k];
+      points.push_back(p);
+    }
+  } else if (const auto* sphere = std::get_if<contact::Sphere>(&m.shapes[b])) {
+    points.push_back({0, s.x[b], sphere->radius, {}});
+  } else {
+    const auto& poly = std::get<contact::ConvexPolyhedron>(m.shapes[b]);
+    for (std::size_t k = 0; k < poly.vertices.size(); ++k)
+      points.push_back({static_cast<int>(k), s.x[b] + s.q[b] * poly.vertices[k], 0.0, {}});
+  }
+  return points;
+}
+
+// contacts of the slave points on the master
+std::vector<Candidate> project_all(const std::vector<SlavePoint>& slaves, const Master& master, double alert) {
+  std::vector<Candidate> out;
+  for (const SlavePoint& slave : slaves) {
+    const Vec3 p_B = master.q.conjugate() * (slave.p_W - master.x);
+    const double reach = slave.radius + alert;
+    if ((p_B.array() < master.lo.array() - reach).any() || (p_B.array() > master.hi.array() + reach).any()) continue;
+    const auto projection = project(master, slave.p_W, alert + slave.radius);
+    if (!projection || projection->distance - slave.radius > alert) continue;
+    Candidate c{slave, *projection, {}};
+    if (master.ffr != nullptr) {
+      c.master_side.nodes = projection->nodes;
+      c.master_side.weights = projection->weights;
+      for (int i = 0; i < 3; ++i) c.master_side.X_B += projection->weights[i] * master.ffr->mesh.nodes[projection->nodes[i]];
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// appends the candidates of slave body `slave` on master body `master` as contact points
+void append(const std::vector<Candidate>& candidates, int slave, int master, DeformableContacts& out) {
+  const bool slave_is_b = slave > master;
+  for (const Candidate& c : candidates) {
+    const Vec3& n = c.projection.normal;  // outward from the master
+    contact::ContactPoint point;
+    point.a = std::min(slave, master);
+    point.b = std::max(slave, master);
+    point.p_W = 0.5 * (c.slave.p_W - c.slave.radius * n + c.projection.point);
+    point.R_WC = orthonormal_frame(slave_is_b ? n : Vec3(-n));
+    point.gap = c.projection.distance - c.slave.radius;
+    point.feature = (static_cast<std::uint64_t>(slave_is_b) << 32) | static_cast<std::uint32_t>(c.slave.index);
+    out.points.push_back(point);
+    std::array<DeformableSide, 2> sides;
+    sides[slave_is_b ? 1 : 0] = c.slave.side;
+    sides[slave_is_b ? 0 : 1] = c.master_side;
+    out.sides.push_back(sides);
+  }
+}
+
+}  // namespace
+
+void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
+                    std::vector<Vec3>& out) {
+  out.resize(body.nn());
+  const Mat3 O = q.toRotationMatrix();
+  for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
+}
+
+void detect_deformable_contacts(const Model& m, const State& s, double alert_distance, DeformableContacts& out) {
+  out.points.clear();
+  out.sides.clear();
+  std::vector<std::vector<Vec3>> nodes_W(m.ffr_bodies.size());
+  for (int b = 0; b < m.nb(); ++b)
+    if (m.bodies[b].kind == BodyKind::Ffr) {
+      const int d = m.bodies[b].deformable;
+      deformed_nodes(m.ffr_bodies[d], s.x[b], s.q[b], s.psi[d], nodes_W[d]);
+    }
+  auto master_of = [&](int b) {
+    Master master;
+    master.body = b;
+    master.x = s.x[b];
+    master.q = s.q[b];
+    std::span<const Vec3> points;
+    if (m.bodies[b].kind == BodyKind::Ffr) {
+      master.ffr = &m.ffr_bodies[m.bodies[b].deformable];
+      master.nodes_W = &nodes_W[m.bodies[b].deformable];
+      points = master.ffr->mesh.nodes;
+    } else {
+      master.shape = &m.shapes[b];
+      if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&m.shapes[b])) points = poly->vertices;
+    }
+    if (points.empty()) {  // a sphere
+      master.hi = Vec3::Constant(m.bodies[b].bounding_radius);
+      master.lo = -master.hi;
+    } else {
+      master.lo = master.hi = points[0];
+      for (const Vec3& p : points) master.lo = master.lo.cwiseMin(p), master.hi = master.hi.cwiseMax(p);
+      const Vec3 margin = Vec3::Constant(kDeformationMargin * (master.hi - master.lo).norm());
+      master.lo -= margin;
+      master.hi += margin;
+    }
+    return master;
+  };
+  auto nodes_of = [&](int b) {
+    return m.bodies[b].kind == BodyKind::Ffr ? &nodes_W[m.bodies[b].deformable] : nullptr;
+  };
+
+  // every pair with an FFR body f, once
+  for (int f = 0; f < m.nb(); ++f)
+    for (int other = 0; other < m.nb() && m.bodies[f].kind == BodyKind::Ffr; ++other) {
+      if (other == f || (m.bodies[other].kind == BodyKind::Ffr && other < f)) continue;
+      const int a = std::min(f, other), b = std::max(f, other);
+      const bool ffr_a = m.bodies[a].kind == BodyKind::Ffr, ffr_b = m.bodies[b].kind == BodyKind::Ffr;
+      const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
+      if ((s.x[a] - s.x[b]).norm() > reach + alert_distance) continue;
+      const bool sphere_a = std::holds_alternative<contact::Sphere>(m.shapes[a]) && !ffr_a;
+      const bool sphere_b = std::holds_alternative<contact::Sphere>(m.shapes[b]) && !ffr_b;
+      // a's points on b's surface, and b's points on a's surface
+      std::vector<Candidate> a_on_b, b_on_a;
+      if (!sphere_b) a_on_b = project_all(slave_points(m, s, a, nodes_of(a)), master_of(b), alert_distance);
+      if (!sphere_a) b_on_a = project_all(slave_points(m, s, b, nodes_of(b)), master_of(a), alert_distance);
+      bool a_is_slave = a_on_b.size() > b_on_a.size();
+      if (a_on_b.size() == b_on_a.size()) a_is_slave = ffr_a || !ffr_b;
+      if (sphere_a) a_is_slave = true;
+      if (sphere_b) a_is_slave = false;
+      if (a_is_slave) append(a_on_b, a, b, out);
+      else append(b_on_a, b, a, out);
+    }
+
+  // sort by (a, b, feature)
+  std::vector<int> order(out.points.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int i, int j) {
+    const contact::ContactPoint &x = out.points[i], &y = out.points[j];
+    return std::tie(x.a, x.b, x.feature) < std::tie(y.a, y.b, y.feature);
+  });
+  DeformableContacts sorted;
+  for (const int i : order) {
+    sorted.points.push_back(out.points[i]);
+    sorted.sides.push_back(out.sides[i]);
+  }
+  out = std::move(sorted);
+}
+
+}  // namespace nscd

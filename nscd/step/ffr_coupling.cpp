@@ -1,0 +1,116 @@
+#include "nscd/step/ffr_coupling.hpp"
+
+namespace nscd {
+namespace {
+
+// λ_free of eq. (19): the known part plus the fictitious forces at the current rotation
+void update_lambda_free(const Model& m, const State& s, int b, FfrStepData& data) {
+  const int d = m.bodies[b].deformable;
+  data.lambda_free = data.lambda_base;
+  if (m.step.fictitious_forces)
+    ffr::add_fictitious_response(m.ffr_bodies[d], data.O_i, s.w[b], data.rotation.O, data.rotation.w,
+                                 data.lambda_free);
+}
+
+// free velocities of eqs. (15)–(16) at the current O_{i+1}
+void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& data, FreeMotion& free) {
+  const ffr::FfrBody& body = m.ffr_bodies[m.bodies[b].deformable];
+  const Mat3& O = data.rotation.O;
+  free.v = s.v[b] + m.step.h * m.step.gravity;
+  free.inv_inertia_W = O * body.inv_inertia_B * O.transpose();
+  free.w = free.inv_inertia_W * data.L_i;
+  free.iterations = data.rotation.iterations;
+}
+
+}  // namespace
+
+void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
+  ffr.resize(m.ffr_bodies.size());
+  for (int b = 0; b < m.nb(); ++b) {
+    if (m.bodies[b].kind != BodyKind::Ffr) continue;
+    const int d = m.bodies[b].deformable;
+    const ffr::FfrBody& body = m.ffr_bodies[d];
+    FfrStepData& data = ffr[d];
+    data.node_responses.resize(body.nn());
+    data.O_i = s.q[b].toRotationMatrix();
+    data.L_i = data.O_i * (body.inertia_B * (data.O_i.transpose() * s.w[b]));
+    data.lambda_base = ffr::deformation_base(body, s.psi[d], s.lambda[d]);
+    data.rotation = ffr::rotate(body, data.O_i, s.w[b], data.L_i, {}, {}, {data.O_i, s.w[b], 0, true},
+                                m.step.inner_tolerance, m.step.inner_max_iterations);
+    update_lambda_free(m, s, b, data);
+    set_free_motion(m, s, b, data, free[b]);
+  }
+}
+
+DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                                      const DeformableSide& material_point, std::vector<FfrStepData>& ffr) {
+  DeformablePoint point;
+  point.contact = contact;
+  point.body = side == 0 ? c.a : c.b;
+  point.deformable = m.bodies[point.body].deformable;
+  point.side = material_point;
+  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+  const ffr::FfrBody& body = m.ffr_bodies[point.deformable];
+  FfrStepData& data = ffr[point.deformable];
+  point.Z = ffr::MatrixX3::Zero(body.ndof(), 3);
+  for (int i = 0; i < 3; ++i) {
+    const int k = material_point.nodes[i];
+    if (k < 0 || material_point.weights[i] == 0.0) continue;
+    if (data.node_responses[k].size() == 0) data.node_responses[k] = ffr::node_response(body, k);
+    point.Z += material_point.weights[i] * data.node_responses[k];
+  }
+  for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
+  orient_deformable_point(ffr, point);
+  return point;
+}
+
+void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point) {
+  point.OtC = ffr[point.deformable].rotation.O.transpose() * point.sigma_C;
+}
+
+int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+                      const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
+  // material points and world impulses per FFR body, in contact order
+  std::vector<std::vector<Vec3>> X(ffr.size()), P(ffr.size());
+  for (const DeformablePoint& p : points) {
+    X[p.deformable].push_back(p.side.X_B);
+    P[p.deformable].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+  }
+  int iterations = 0;
+  for (int b = 0; b < m.nb(); ++b) {
+    if (m.bodies[b].kind != BodyKind::Ffr) continue;
+    const int d = m.bodies[b].deformable;
+    FfrStepData& data = ffr[d];
+    data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, X[d], P[d], data.rotation,
+                                m.step.inner_tolerance, m.step.inner_max_iterations);
+    iterations = std::max(iterations, data.rotation.iterations);
+    update_lambda_free(m, s, b, data);
+    set_free_motion(m, s, b, data, free[b]);
+  }
+  return iterations;
+}
+
+Vec3 deformable_velocity(const ffr::FfrBody& body, const DeformableSide& side, const Mat3& OtC,
+                         const Eigen::VectorXd& lambda) {
+  Vec3 v = -ffr::mass_weighted_mean(body, lambda);
+  for (int i = 0; i < 3; ++i)
+    if (side.nodes[i] >= 0) v += side.weights[i] * lambda.segment<3>(3 * side.nodes[i]);
+  return OtC.transpose() * v;
+}
+
+Mat3 deformable_block(const DeformablePoint& p, const DeformablePoint& q) {
+  Mat3 G = -q.mean_Z;
+  for (int i = 0; i < 3; ++i)
+    if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
+  return p.OtC.transpose() * G * q.OtC;
+}
+
+Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<DeformablePoint>& points,
+                                   const Eigen::VectorXd& r, int d) {
+  Eigen::VectorXd lambda = data.lambda_free;
+  for (const DeformablePoint& p : points)
+    if (p.deformable == d) lambda.noalias() += p.Z * (p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+  return lambda;
+}
+
+}  // namespace nscd

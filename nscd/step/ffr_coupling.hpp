@@ -1,0 +1,82 @@
+#pragma once
+/// @file
+/// The FFR bodies' part of a time step [Lozovskiy & Dubois 2016, §3.2, Algorithm 1], between
+/// the body equations of ffr/ffr_dynamics.hpp and the contact problem of stepper.hpp:
+///
+///  - at the start of a step: O_i, the world angular momentum L_i = J_i ω_i, the part of λ_{i+1}
+///    known in advance A₊⁻¹ (A₋ λ_i − h K ψ_i), and the free rotation (no impulses);
+///  - the Rotator: for given impulses r, the fixed point of eqs. (16), (24) on every FFR body,
+///    then λ_free (eq. 19 without impulses, fictitious forces at the new ω_{i+1}, O_{i+1});
+///  - the deformable side of a contact α: its response Z_α = A₊⁻¹ H̄_αᵀ (3nn × 3, the sum of
+///    the node responses of its nodes, cached per node over the run), the rotation
+///    σ O_{i+1}ᵀ C_α, its relative velocity σ C_αᵀ O H̄_α λ, and the blocks of W of
+///    contact_jacobian.hpp eq. (6): (σ Oᵀ C_α)ᵀ (H̄_α Z_β) (σ Oᵀ C_β);
+///  - at the end: λ_{i+1} = λ_free + Σ_α Z_α σ O_{i+1}ᵀ C_α r_α, and the trapezoidal rule.
+///
+/// References: [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58, eqs. (15)–(27), Algorithm 1.
+
+#include "contact/detection.hpp"
+#include "ffr/ffr_dynamics.hpp"
+#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/model.hpp"
+#include "nscd/step/rigid_dynamics.hpp"
+#include "nscd/step/state.hpp"
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace nscd {
+
+/// One FFR body during a step.
+struct FfrStepData {
+  Mat3 O_i = Mat3::Identity();
+  Vec3 L_i = Vec3::Zero();              // J_i ω_i, world [kg m²/s]
+  ffr::Rotation rotation;               // ω_{i+1}, O_{i+1} (current iterate of the Rotator)
+  Eigen::VectorXd lambda_base;          // A₊⁻¹ (A₋ λ_i − h K ψ_i)
+  Eigen::VectorXd lambda_free;          // λ_{i+1} without impulses, at the current rotation
+  std::vector<ffr::MatrixX3> node_responses;  // Z_k per node, computed when first needed (kept over the run)
+};
+
+/// The deformable side of an active contact.
+struct DeformablePoint {
+  int contact = 0;          // index of the contact among the active ones
+  int body = 0;             // the body's index in the model
+  int deformable = 0;       // and among the FFR bodies
+  DeformableSide side;
+  Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
+  ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
+  Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
+  Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
+};
+
+/// Start of a step for every FFR body: the data above and its free motion (v + h g, free
+/// rotation, inverse world inertia at O_{i+1}) into free[b].
+void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
+
+/// The deformable point of side `side` (0: body a, 1: body b) of active contact `contact`.
+DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                                      const DeformableSide& material_point, std::vector<FfrStepData>& ffr);
+
+/// Sets point.OtC = σ O_{i+1}ᵀ C_α for the body's current rotation.
+void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point);
+
+/// The Rotator for impulses r (3nc, contact frames): updates every FFR body's rotation, its
+/// free[b].w = O J_B⁻¹ Oᵀ L_i and free[b].inv_inertia_W at the new O_{i+1}, and λ_free. Returns
+/// the largest number of fixed-point iterations over the bodies.
+int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+                      const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
+
+/// σ C_αᵀ O H̄_α λ = OtCᵀ H̄_α λ: the deformation's part of the relative velocity at the material
+/// point `side` of `body` for nodal velocities lambda and the rotation OtC = σ Oᵀ C_α.
+Vec3 deformable_velocity(const ffr::FfrBody& body, const DeformableSide& side, const Mat3& OtC,
+                         const Eigen::VectorXd& lambda);
+
+/// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
+Mat3 deformable_block(const DeformablePoint& p, const DeformablePoint& q);
+
+/// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
+Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<DeformablePoint>& points,
+                                   const Eigen::VectorXd& r, int d);
+
+}  // namespace nscd
