@@ -10,6 +10,7 @@ void update_lambda_free(const Model& m, const State& s, int b, FfrStepData& data
   if (m.step.fictitious_forces)
     ffr::add_fictitious_response(m.ffr_bodies[d], data.O_i, s.w[b], data.rotation.O, data.rotation.w,
                                  data.lambda_free);
+  data.mean_lambda_free = ffr::mass_weighted_mean(m.ffr_bodies[d], data.lambda_free);
 }
 
 // free velocities of eqs. (15)–(16) at the current O_{i+1}
@@ -35,6 +36,7 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
     data.O_i = s.q[b].toRotationMatrix();
     data.L_i = data.O_i * (body.inertia_B * (data.O_i.transpose() * s.w[b]));
     data.lambda_base = ffr::deformation_base(body, s.psi[d], s.lambda[d]);
+    data.mean_lambda_i = ffr::mass_weighted_mean(body, s.lambda[d]);
     data.rotation = ffr::rotate(body, data.O_i, s.w[b], data.L_i, {}, {}, {data.O_i, s.w[b], 0, true},
                                 m.step.inner_tolerance, m.step.inner_max_iterations);
     update_lambda_free(m, s, b, data);
@@ -90,9 +92,9 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<Deformab
   return iterations;
 }
 
-Vec3 deformable_velocity(const ffr::FfrBody& body, const DeformableSide& side, const Mat3& OtC,
-                         const Eigen::VectorXd& lambda) {
-  Vec3 v = -ffr::mass_weighted_mean(body, lambda);
+Vec3 deformable_velocity(const DeformableSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+                         const Vec3& mean_lambda) {
+  Vec3 v = -mean_lambda;
   for (int i = 0; i < 3; ++i)
     if (side.nodes[i] >= 0) v += side.weights[i] * lambda.segment<3>(3 * side.nodes[i]);
   return OtC.transpose() * v;

@@ -35,6 +35,8 @@ struct FfrStepData {
   ffr::Rotation rotation;               // ω_{i+1}, O_{i+1} (current iterate of the Rotator)
   Eigen::VectorXd lambda_base;          // A₊⁻¹ (A₋ λ_i − h K ψ_i)
   Eigen::VectorXd lambda_free;          // λ_{i+1} without impulses, at the current rotation
+  Vec3 mean_lambda_i = Vec3::Zero();    // (1/m) Σ m_k λ_k of λ_i and of λ_free
+  Vec3 mean_lambda_free = Vec3::Zero();
   std::vector<ffr::MatrixX3> node_responses;  // Z_k per node, computed when first needed (kept over the run)
 };
 
@@ -68,9 +70,10 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<Deformab
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
 
 /// σ C_αᵀ O H̄_α λ = OtCᵀ H̄_α λ: the deformation's part of the relative velocity at the material
-/// point `side` of `body` for nodal velocities lambda and the rotation OtC = σ Oᵀ C_α.
-Vec3 deformable_velocity(const ffr::FfrBody& body, const DeformableSide& side, const Mat3& OtC,
-                         const Eigen::VectorXd& lambda);
+/// point `side` for nodal velocities lambda, their mass-weighted mean (eq. 20) and the rotation
+/// OtC = σ Oᵀ C_α.
+Vec3 deformable_velocity(const DeformableSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+                         const Vec3& mean_lambda);
 
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
 Mat3 deformable_block(const DeformablePoint& p, const DeformablePoint& q);

@@ -116,8 +116,9 @@ Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& w
     const int d = m.bodies[side == 0 ? c.a : c.b].deformable;
     const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
     const Mat3& O = at_end ? ws.ffr[d].rotation.O : ws.ffr[d].O_i;
-    u += deformable_velocity(m.ffr_bodies[d], sides[side], O.transpose() * sigma_C,
-                             at_end ? ws.ffr[d].lambda_free : s.lambda[d]);
+    const FfrStepData& data = ws.ffr[d];
+    u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
+                : deformable_velocity(sides[side], O.transpose() * sigma_C, s.lambda[d], data.mean_lambda_i);
   }
   return u;
 }
