@@ -24,7 +24,7 @@ TEST(ContactJacobian, MatchesFiniteDifferencesOfTheMaterialPoints) {
   const Vec3 v_a(0.3, -1.0, 0.2), w_a(0.5, 0.1, -0.7), v_b(-0.4, 0.2, 0.9), w_b(-0.2, 0.8, 0.3);
   const contact::ContactPoint c = make_contact(0, 1, p, Vec3(1, 2, 0.5));
   ContactJacobian J;
-  fill_jacobian(c, x_a, x_b, J);
+  fill_jacobian(c, c.p_W - x_a, c.p_W - x_b, J);
   Vec6 V_a, V_b;
   V_a << v_a, w_a;
   V_b << v_b, w_b;
@@ -58,7 +58,7 @@ TEST(ContactJacobian, DelassusEqualsDenseProductAndIsSymmetric) {
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     ContactJacobian J;
-    fill_jacobian(contacts[i], x[contacts[i].a], x[contacts[i].b], J);
+    fill_jacobian(contacts[i], contacts[i].p_W - x[contacts[i].a], contacts[i].p_W - x[contacts[i].b], J);
     for (int side = 0; side < 2; ++side) {
       const int b = J.body[side];
       J.movable[side] = b < 2;
