@@ -16,6 +16,8 @@ Rotation rotate(const FfrBody& body, const Mat3& O_i, const Vec3& w_i, const Vec
   Rotation r = start;
   r.iterations = 0;
   r.converged = false;
+  r.O = cayley_rotation(O_i, w_i, r.w, body.h);  // consistent with the guess, so that the first
+                                                 // unchanged ω means a fixed point
   while (r.iterations < max_iterations && !r.converged) {
     // eq. (16) in the body frame of O_{i+1}: J_B Oᵀω = Oᵀ L_i + Σ X × (Oᵀ P)
     Vec3 momentum_B = r.O.transpose() * L_i;

@@ -37,7 +37,7 @@ struct Rotation {
   bool converged = true;
 };
 
-/// Solves eqs. (16) and (24) by a fixed point on ω_{i+1} from the guess `start`, for the world
+/// Solves eqs. (16) and (24) by a fixed point on ω_{i+1} from the guess start.w, for the world
 /// angular momentum L_i = J_i ω_i and the impulses P_W at the material points X_B, until
 /// ‖Δω‖ ≤ tolerance · max(‖ω‖, ‖ω_i‖) (or ‖Δω‖ ≤ tolerance when both are below 1 rad/s).
 Rotation rotate(const FfrBody& body, const Mat3& O_i, const Vec3& w_i, const Vec3& L_i, std::span<const Vec3> X_B,
