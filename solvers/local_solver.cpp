@@ -29,13 +29,15 @@ constexpr double kFixedPointTolerance = 1e-15;
 // W is taken as singular when |det W| < kSingular ‖W‖_F³
 constexpr double kSingular = 1e-13;
 
-// Φ of eq. (2) at r, and a generalized Jacobian J = ∂Φ/∂r
+// Φ of eq. (2) (or eq. (5) for Jean–Moreau) at r, and a generalized Jacobian J = ∂Φ/∂r
 Vector3d alart_curnier(const LocalProblem& lp, const Vector3d& q, const Vector3d& r, Matrix3d& J) {
   const Vector3d u = lp.W * r + q;
   const Vector3d x = r - lp.rho.cwiseProduct(u);
   // dx/dr = I − diag(ρ) W
   const Matrix3d dx = Matrix3d::Identity() - lp.rho.asDiagonal() * lp.W;
-  const double radius = lp.mu * std::max(x(0), 0.0);
+  const bool jean_moreau = lp.kind == LocalSolverKind::JeanMoreau;
+  const double radius_base = jean_moreau ? r(0) : x(0);
+  const double radius = lp.mu * std::max(radius_base, 0.0);
   const Vector2d x_t = x.tail<2>();
   const double norm_x_t = x_t.norm();
   Vector3d phi;
@@ -55,7 +57,7 @@ Vector3d alart_curnier(const LocalProblem& lp, const Vector3d& q, const Vector3d
   const Vector2d e = x_t / norm_x_t;
   phi.tail<2>() = r.tail<2>() - radius * e;
   RowVector3d d_radius = RowVector3d::Zero();
-  if (x(0) > 0.0) d_radius = lp.mu * dx.row(0);
+  if (radius_base > 0.0) d_radius = jean_moreau ? RowVector3d(lp.mu, 0.0, 0.0) : RowVector3d(lp.mu * dx.row(0));
   const Matrix2d d_direction = (radius / norm_x_t) * (Matrix2d::Identity() - e * e.transpose());
   J.bottomRows<2>() = Matrix3d::Identity().bottomRows<2>() - e * d_radius - d_direction * dx.bottomRows<2>();
   return phi;
@@ -75,7 +77,8 @@ Vector3d newton(const LocalProblem& lp, const Vector3d& q, const Vector3d& r0, b
     // Newton direction; a singular generalized Jacobian ends the iteration
     Matrix3d J_inv;
     bool invertible = false;
-    J.computeInverseWithCheck(J_inv, invertible, kSingular * std::pow(J.norm(), 3));
+    const double norm_J = J.norm();
+    J.computeInverseWithCheck(J_inv, invertible, kSingular * norm_J * norm_J * norm_J);
     if (!invertible) break;
     const Vector3d d = -J_inv * phi;
 
@@ -119,6 +122,25 @@ Vector3d fixed_point(const LocalProblem& lp, const Vector3d& q, const Vector3d& 
 }
 
 }  // namespace
+}  // namespace nscd::solvers::detail
+
+namespace nscd::solvers {
+
+std::string_view to_string(LocalSolverKind kind) {
+  switch (kind) {
+    case LocalSolverKind::AlartCurnier:
+      return "alart_curnier";
+    case LocalSolverKind::JeanMoreau:
+      return "jean_moreau";
+    case LocalSolverKind::DeSaxceFixedPoint:
+      return "de_saxce";
+  }
+  return "unknown";
+}
+
+}  // namespace nscd::solvers
+
+namespace nscd::solvers::detail {
 
 double fixed_point_rho(const Eigen::Matrix3d& W) {
   // largest eigenvalue of the symmetric part, else the Frobenius norm, else 1
@@ -131,10 +153,11 @@ double fixed_point_rho(const Eigen::Matrix3d& W) {
   return 1.0;
 }
 
-LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu) {
+LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu, LocalSolverKind kind) {
   LocalProblem lp;
   lp.W = W;
   lp.mu = mu;
+  lp.kind = kind;
 
   // ρ_n = 1 / W_nn and ρ_t = 1 / λ_max(½(W_TT + W_TTᵀ)) of eq. (2), or the fixed-point ρ where
   // those are not positive; ρ_t is one value for t1 and t2, else r_T would oppose ρ_T ∘ u_T, not u_T
@@ -175,6 +198,9 @@ Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, co
       start = projected;
     }
   }
+
+  // slip, De Saxcé: the fixed point alone, from the warm start
+  if (lp.kind == LocalSolverKind::DeSaxceFixedPoint) return fixed_point(lp, q, start);
 
   // slip (or any case left): Newton
   bool converged = false;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Internal to solvers/: the exact solver of one contact's Signorini–Coulomb problem
+/// The exact solver of one contact's Signorini–Coulomb problem (internal to solvers/, except
+/// the choice LocalSolverKind, an option of NlgsOptions)
 ///
 ///  (1) u = W r + q,   K*_μ ∋ û ⊥ r ∈ K_μ,   û = u + μ‖u_T‖ e_n        (W, q: 3×3, 3)
 ///
@@ -20,10 +21,37 @@
 ///    local error of eq. (4) is kept.
 ///  (4) local error e(r) = ‖r − P_K(r − û)‖ (error_measure.hpp eq. (2) for one contact).
 ///
+/// Three local solvers are selectable (LocalSolverKind); the closed-form cases (open, μ = 0,
+/// stick) are the same for all three, they differ in the slip case:
+///  - AlartCurnier (default): Newton on eq. (2) as above;
+///  - JeanMoreau: the same semismooth Newton, line search and fallback on the Jean–Moreau
+///    function, whose disc radius is the current normal impulse instead of its prediction:
+///      (5) Φ(r) = ( r_n − max(0, x_n),  r_T − P_D(μ max(0, r_n))(x_T) )   [Jean & Moreau 1987,
+///          Acary et al. 2018 §3.2];
+///  - DeSaxceFixedPoint: eq. (3) alone with ρ = 1 / λ_max(½(W_ii + W_iiᵀ)) from the diagonal
+///    block, from the better (on eq. (2)) of r_guess and the cone projection of −W⁻¹q, until r
+///    stops moving or 500
+///    iterations; no Newton. Cheap per iteration, slow (linear rate 1 − λ_min/λ_max) on
+///    badly conditioned blocks.
+///
 /// References: [Alart & Curnier 1991] CMAME 92; [De Saxcé & Feng 1998] Math. Comput. Model. 28;
+///             [Jean & Moreau 1987] Dynamics in the presence of unilateral contacts and dry
+///             friction: a numerical approach, Unilateral Problems in Structural Analysis 2;
 ///             [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction.
 
 #include <Eigen/Core>
+
+#include <string_view>
+
+namespace nscd::solvers {
+
+/// The local solver of a Gauss–Seidel sweep (see the file comment).
+enum class LocalSolverKind { AlartCurnier, JeanMoreau, DeSaxceFixedPoint };
+
+/// "alart_curnier", "jean_moreau", "de_saxce".
+std::string_view to_string(LocalSolverKind kind);
+
+}  // namespace nscd::solvers
 
 namespace nscd::solvers::detail {
 
@@ -36,16 +64,19 @@ struct LocalProblem {
   Eigen::Vector3d rho;    // Newton step sizes (ρ_n, ρ_t, ρ_t) of eq. (2)
   double mu = 0.0;
   bool has_inverse = false;
+  LocalSolverKind kind = LocalSolverKind::AlartCurnier;
 };
 
-/// Precomputes the data of eq. (2) for the block W (3×3) and friction coefficient μ ≥ 0.
-LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu);
+/// Precomputes the data of eq. (2) for the block W (3×3) and friction coefficient μ ≥ 0, for the
+/// local solver `kind`.
+LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu,
+                                LocalSolverKind kind = LocalSolverKind::AlartCurnier);
 
 /// ρ of eq. (3) for the block W (3×3).
 double fixed_point_rho(const Eigen::Matrix3d& W);
 
-/// Solves eq. (1) for q (3), starting Newton from r_guess (3). The result is finite whenever
-/// W, q and r_guess are.
+/// Solves eq. (1) for q (3) with the local solver lp.kind, starting from r_guess (3). The result
+/// is finite whenever W, q and r_guess are.
 Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, const Eigen::Vector3d& r_guess);
 
 /// Local error of eq. (4).

@@ -5,6 +5,10 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -14,6 +18,11 @@ namespace {
 
 // the full error of eq. (3) is evaluated at least every so many sweeps
 constexpr int kFullErrorPeriod = 16;
+// contacts per task of compute_u
+constexpr int kApplyGrain = 256;
+
+// whether more than one thread may run the sweeps
+bool is_parallel() { return tbb::this_task_arena::max_concurrency() > 1; }
 
 bool is_finite(const FrictionProblem& p) {
   if (!p.q.allFinite() || !p.mu.allFinite()) return false;
@@ -26,32 +35,38 @@ bool is_finite(const FrictionProblem& p) {
   return true;
 }
 
-// u = W r + q in place, summed in the order of DelassusMatrix::apply
+// u = W r + q in place, each u_i summed in the order of DelassusMatrix::apply (contacts concurrently)
 void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::VectorXd& u) {
-  for (int i = 0; i < p.nc(); ++i) {
-    Eigen::Vector3d ui = p.W.diag(i) * r.segment<3>(3 * i);
-    p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { ui.noalias() += block * r.segment<3>(3 * j); });
-    u.segment<3>(3 * i) = ui + p.q.segment<3>(3 * i);
+  auto rows = [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      Eigen::Vector3d ui = p.W.diag(i) * r.segment<3>(3 * i);
+      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { ui.noalias() += block * r.segment<3>(3 * j); });
+      u.segment<3>(3 * i) = ui + p.q.segment<3>(3 * i);
+    }
+  };
+  if (p.nc() < 2 * kApplyGrain || !is_parallel()) {
+    rows(0, p.nc());
+    return;
   }
+  tbb::parallel_for(tbb::blocked_range<int>(0, p.nc(), kApplyGrain),
+                    [&](const tbb::blocked_range<int>& range) { rows(range.begin(), range.end()); });
 }
 
-// one Gauss–Seidel sweep, eq. (1)–(2); returns Σ‖Δr_i‖² and Σ‖r_i‖² through the arguments, and
-// whether some q_loc was not finite (a non-finite W_ij makes q_loc non-finite whatever r_j is)
-bool sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, double omega,
-           Eigen::VectorXd& r, double& dr2, double& r2) {
+// the contacts at positions [begin, end) of order, eqs. (1)–(2), one after the other; returns
+// the sums of the chunk
+detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local,
+                               const int* order, int begin, int end, double omega, double* r_data) {
   const double* q = p.q.data();
-  double* r_data = r.data();
-  bool q_loc_finite = true;
-  dr2 = 0.0;
-  r2 = 0.0;
-  for (int i = 0; i < p.nc(); ++i) {
+  detail::SweepNorms norms;
+  for (int k = begin; k < end; ++k) {
+    const int i = order[k];
     // q_loc = q_i + Σ_{j≠i} W_ij r_j over the stored blocks of row i
     Eigen::Vector3d q_loc = Eigen::Map<const Eigen::Vector3d>(q + 3 * i);
     const int* col = p.W.row_cols_begin(i);
     const int* col_end = p.W.row_cols_end(i);
     const Eigen::Matrix3d* block = p.W.row_blocks_begin(i);
     for (; col != col_end; ++col, ++block) q_loc.noalias() += *block * Eigen::Map<const Eigen::Vector3d>(r_data + 3 * *col);
-    q_loc_finite = q_loc_finite && q_loc.allFinite();
+    norms.q_loc_finite = norms.q_loc_finite && q_loc.allFinite();
 
     // exact local solution, relaxed
     Eigen::Map<Eigen::Vector3d> ri(r_data + 3 * i);
@@ -59,13 +74,83 @@ bool sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& lo
     Eigen::Vector3d r_new = detail::solve_local(local[i], q_loc, r_old);
     if (omega != 1.0) r_new = (1.0 - omega) * r_old + omega * r_new;
     ri = r_new;
-    dr2 += (r_new - r_old).squaredNorm();
-    r2 += r_new.squaredNorm();
+    norms.dr2 += (r_new - r_old).squaredNorm();
+    norms.r2 += r_new.squaredNorm();
   }
-  return !q_loc_finite;
+  return norms;
 }
 
 }  // namespace
+
+namespace detail {
+
+SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
+  NSCD_DEMAND(chunk_size >= 1);
+  SweepPlan plan;
+  plan.coloring = color_contacts(W);
+  // no colour large enough to run in parallel: index order, one sequential group
+  bool worth_coloring = false;
+  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+    const int size = plan.coloring.color_start[c + 1] - plan.coloring.color_start[c];
+    worth_coloring = worth_coloring || size >= plan.min_parallel_chunks * chunk_size;
+  }
+  if (!worth_coloring && W.nc() > 0) {
+    plan.coloring.color.assign(W.nc(), 0);
+    plan.coloring.order.resize(W.nc());
+    for (int i = 0; i < W.nc(); ++i) plan.coloring.order[i] = i;
+    plan.coloring.color_start = {0, W.nc()};
+    plan.chunk_start = {0, W.nc()};
+    plan.color_chunk_start = {0, 1};
+    return plan;
+  }
+  // each colour cut into chunks of chunk_size positions, the last one shorter
+  const std::vector<int>& color_start = plan.coloring.color_start;
+  plan.chunk_start.assign(1, 0);
+  plan.color_chunk_start.assign(1, 0);
+  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+    for (int k = color_start[c] + chunk_size; k < color_start[c + 1]; k += chunk_size) {
+      plan.chunk_start.push_back(k);
+    }
+    plan.chunk_start.push_back(color_start[c + 1]);
+    plan.color_chunk_start.push_back(static_cast<int>(plan.chunk_start.size()) - 1);
+  }
+  return plan;
+}
+
+SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
+                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms) {
+  NSCD_DEMAND(chunk_norms.size() + 1 == plan.chunk_start.size() && r.size() == 3 * static_cast<Eigen::Index>(p.nc()));
+  const int* order = plan.coloring.order.data();
+  double* r_data = r.data();
+  auto run_chunks = [&](int first, int last) {
+    for (int chunk = first; chunk < last; ++chunk) {
+      chunk_norms[chunk] = sweep_chunk(p, local, order, plan.chunk_start[chunk], plan.chunk_start[chunk + 1],
+                                       options.omega, r_data);
+    }
+  };
+  // colours in order; the chunks of a colour write disjoint r_i and read no r_j of their colour
+  const bool parallel = is_parallel();
+  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+    const int first = plan.color_chunk_start[c];
+    const int last = plan.color_chunk_start[c + 1];
+    if (!parallel || last - first < plan.min_parallel_chunks) {
+      run_chunks(first, last);
+      continue;
+    }
+    tbb::parallel_for(tbb::blocked_range<int>(first, last, 1),
+                      [&](const tbb::blocked_range<int>& range) { run_chunks(range.begin(), range.end()); });
+  }
+  // sums over the chunks in chunk order, whatever thread computed them
+  SweepNorms norms;
+  for (const SweepNorms& chunk : chunk_norms) {
+    norms.dr2 += chunk.dr2;
+    norms.r2 += chunk.r2;
+    norms.q_loc_finite = norms.q_loc_finite && chunk.q_loc_finite;
+  }
+  return norms;
+}
+
+}  // namespace detail
 
 std::string_view to_string(SolverStatus status) {
   switch (status) {
@@ -111,9 +196,11 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
   if (!finite || (options.max_iterations == 0 && !is_finite(p))) return non_finite_data();
 
-  // per-contact data of the local solver, computed once
+  // per-contact data of the local solver and the colour order of the sweeps, computed once
   std::vector<detail::LocalProblem> local(nc);
-  for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i));
+  for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i), options.local_solver);
+  const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
+  std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
 
   // sweeps; the full error is evaluated after the first and the last sweep, every kFullErrorPeriod
   // sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance
@@ -122,10 +209,10 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   double ratio = 1.0;
   int last_full = 0;
   for (int s = 1; s <= options.max_iterations; ++s) {
-    double dr2 = 0.0;
-    double r2 = 0.0;
-    const bool q_loc_non_finite = sweep(p, local, options.omega, result.r, dr2, r2);
-    if (s == 1 && q_loc_non_finite && !is_finite(p)) return non_finite_data();
+    const detail::SweepNorms norms = detail::colored_sweep(p, local, plan, options, result.r, chunk_norms);
+    const double dr2 = norms.dr2;
+    const double r2 = norms.r2;
+    if (s == 1 && !norms.q_loc_finite && !is_finite(p)) return non_finite_data();
     result.iterations = s;
     error_is_current = false;
     if (!std::isfinite(dr2 + r2)) {

@@ -1,10 +1,19 @@
 #pragma once
 /// @file
 /// Nonlinear Gauss–Seidel (NLGS, [Jean 1999], Siconos's NSGS) on the problem of
-/// friction_problem.hpp. One sweep visits the contacts in index order; for contact i
+/// friction_problem.hpp. One sweep visits every contact once; for contact i
 ///
 ///  (1) q_loc = q_i + Σ_{j≠i} W_ij r_j
 ///  (2) r_i ← (1 − ω) r_i + ω · solve_local(W_ii, q_loc, μ_i)
+///
+/// The order is the colour order of contact_coloring.hpp: colour after colour, and within a
+/// colour by increasing index. A problem none of whose colours is large enough to be swept in
+/// parallel (fewer than min_parallel_chunks chunks, 128 contacts by default) is swept in index
+/// order instead, as Siconos's NSGS does: colouring would only change the order there, and the
+/// index order keeps the sweep counts of the FCLIB tests (docs/performance.md). Contacts of one colour are not coupled by W, so their updates are
+/// independent: they run concurrently (tbb::parallel_for over fixed chunks of the colour), and the
+/// result is bitwise that of a sequential sweep in colour order, whatever the number of threads.
+/// The norms of the sweep (‖Δr‖, ‖r‖ below) are summed per chunk, then over the chunks in order.
 ///
 /// where solve_local solves the 3-dimensional Signorini–Coulomb problem exactly (local_solver.hpp):
 /// open (q_loc,n ≥ 0 ⇒ 0), frictionless, stick (−W_ii⁻¹ q_loc when inside the cone), otherwise
@@ -22,11 +31,14 @@
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
 ///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018].
 
+#include "solvers/contact_coloring.hpp"
 #include "solvers/friction_problem.hpp"
+#include "solvers/local_solver.hpp"
 
 #include <Eigen/Core>
 
 #include <string_view>
+#include <vector>
 
 namespace nscd::solvers {
 
@@ -40,6 +52,7 @@ struct NlgsOptions {
   int max_iterations = 1000;  // sweeps
   double tolerance = 1e-6;    // on error_measure eq. (3), unitless
   double omega = 1.0;         // relaxation, in (0, 2)
+  LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
 };
 
 /// What every solver returns.
@@ -54,9 +67,42 @@ struct SolverResult {
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.
 /// Status NonFinite when W, q, μ or r0 hold a NaN or an infinity, or when r becomes non-finite;
 /// MaxIterations when the tolerance is not reached within options.max_iterations sweeps (then
-/// logged at debug level). Sequential and deterministic; allocates only before the sweeps.
+/// logged at debug level). Bitwise the same result for any number of threads (those of the
+/// current TBB arena); allocates only before the sweeps.
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2)
 ///         or if max_iterations < 0.
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0);
+
+namespace detail {
+
+/// Sums of one sweep (or of one chunk of it).
+struct SweepNorms {
+  double dr2 = 0.0;           // Σ‖Δr_i‖²
+  double r2 = 0.0;            // Σ‖r_i‖² after the update
+  bool q_loc_finite = true;   // every q_loc of eq. (1) was finite
+};
+
+/// The order of a sweep: the colours of W, each cut into chunks of consecutive positions of
+/// coloring.order; chunk boundaries depend on W's pattern and the chunk size only.
+struct SweepPlan {
+  ContactColoring coloring;
+  std::vector<int> chunk_start;        // (n_chunks + 1) positions in coloring.order
+  std::vector<int> color_chunk_start;  // (n_colors + 1) colour c is chunks [color_chunk_start[c], color_chunk_start[c + 1])
+  int min_parallel_chunks = 4;         // a colour of fewer chunks runs on the calling thread (same result)
+};
+
+/// Colours W and cuts every colour into chunks of chunk_size contacts (the last one shorter);
+/// when no colour has min_parallel_chunks chunks, the plan is the index order as one group of
+/// one chunk (a sequential sweep). @pre chunk_size ≥ 1.
+SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
+
+/// One sweep of eqs. (1)–(2) in the order of plan, in place on r (3nc): colour after colour,
+/// the chunks of a colour concurrently, the contacts of a chunk in order. local holds
+/// make_local_problem(W_ii, μ_i) of every contact; chunk_norms (plan's chunk count) is workspace.
+/// Returns the sums over the chunks, in chunk order.
+SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
+                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms);
+
+}  // namespace detail
 
 }  // namespace nscd::solvers

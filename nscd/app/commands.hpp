@@ -27,8 +27,9 @@ int validate_command(const std::filesystem::path& scene);
 
 struct SolveOptions {
   std::filesystem::path problem;                  // FCLIB file, local or global
-  std::string solver = "nlgs";
+  std::string solver = "nlgs";                    // a name of solvers::solver_variants()
   double tolerance = 1e-4;                        // on the contract's error measure
+  int threads = 0;                                // TBB's limit; 0: all cores
   int max_iterations = 10000;
   std::optional<std::filesystem::path> solution;  // where to write (r, u)
 };

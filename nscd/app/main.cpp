@@ -3,6 +3,7 @@
 #include "nscd/app/commands.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
+#include "solvers/solve.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -51,7 +52,11 @@ int main(int argc, char** argv) {
   std::string solution_file;
   CLI::App* solve_cmd = app.add_subcommand("solve", "solve a frictional contact problem from an FCLIB file");
   solve_cmd->add_option("problem", solve.problem, "FCLIB problem (HDF5), local or global")->required();
-  solve_cmd->add_option("--solver", solve.solver, "solver (nlgs)")->default_val("nlgs");
+  std::string solver_help = "solver:";
+  for (const nscd::solvers::SolverVariant& v : nscd::solvers::solver_variants())
+    solver_help += "\n  " + std::string(v.name) + ": " + std::string(v.description);
+  solve_cmd->add_option("--solver", solve.solver, solver_help)->default_val("nlgs");
+  solve_cmd->add_option("--threads", solve.threads, "worker threads, 0 for all cores")->default_val(0);
   solve_cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
   solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");

@@ -1,7 +1,10 @@
 #include "nscd/app/commands.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/io/fclib_file.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solve.hpp"
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 
 #include <chrono>
 #include <cstdio>
@@ -9,17 +12,24 @@
 namespace nscd::app {
 
 int solve_command(const SolveOptions& o) {
-  NSCD_THROW_UNLESS(o.solver == "nlgs", "--solver {}: this version of nscd provides the nlgs solver only", o.solver);
+  // the solver variant by name; an unknown name lists the valid ones
+  std::optional<solvers::SolverOptions> options = solvers::solver_options_from_name(o.solver);
+  if (!options) {
+    std::string names;
+    for (const solvers::SolverVariant& v : solvers::solver_variants()) names += (names.empty() ? "" : ", ") + std::string(v.name);
+    throw InputError(fmt::format("--solver {}: unknown solver; expected one of {}", o.solver, names));
+  }
   NSCD_THROW_UNLESS(o.tolerance > 0, "--tolerance {}: expected a positive number", o.tolerance);
   NSCD_THROW_UNLESS(o.max_iterations >= 1, "--max-iterations {}: expected a positive count", o.max_iterations);
+  NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
+  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   const io::FclibProblem read = io::read_fclib_problem(o.problem);
 
   // solve from r = 0, timed
-  solvers::NlgsOptions options;
-  options.tolerance = o.tolerance;
-  options.max_iterations = o.max_iterations;
+  solvers::set_stopping(*options, o.tolerance, o.max_iterations);
   const auto start = std::chrono::steady_clock::now();
-  const solvers::SolverResult result = solvers::solve_nlgs(read.problem, options, Eigen::VectorXd());
+  const solvers::SolverResult result = solvers::solve(read.problem, *options, Eigen::VectorXd());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("contacts %d  solver %s  iterations %d  error %.3e  seconds %.4g  status %s\n", read.problem.nc(),

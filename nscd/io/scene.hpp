@@ -28,7 +28,12 @@ struct TimeSettings {
 };
 
 struct SolverSettings {
-  std::string type = "nlgs";      // nlgs | ccp | lcp
+  std::string type = "nlgs";      // nlgs | ccp | lcp | nsn | prox (solvers/solve.hpp)
+  std::string local_solver = "alart_curnier";  // nlgs: alart_curnier | jean_moreau | de_saxce
+  std::string ccp_method = "apgd";  // ccp: apgd | pgs
+  bool correction = true;           // ccp: fixed point on s = μ‖u_T‖, exact Coulomb (false: CCP relaxation)
+  int facets = 8;                   // lcp: facets of the friction pyramid, ≥ 3
+  std::string lcp_method = "auto";  // lcp: auto | lemke | pgs
   double tolerance = 1e-6;        // on the contract's error measure
   int max_iterations = 1000;
   double relaxation = 1.0;        // ω ∈ (0, 2)

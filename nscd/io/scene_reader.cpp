@@ -47,12 +47,18 @@ double read_theta(const Value& v) {
 
 SolverSettings read_solver(const Value& v) {
   v.expect_keys({"type", "tolerance", "max_iterations", "relaxation", "inner_tolerance",
-                 "inner_max_iterations", "fail_on_divergence", "dump_every"});
+                 "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
+                 "correction", "facets", "lcp_method"});
   SolverSettings s;
-  if (const auto type = v.find("type")) {
-    const std::vector<std::string> types{"nlgs", "ccp", "lcp"};
-    s.type = types[type->one_of(types)];
-  }
+  auto choice = [&](const char* key, const std::vector<std::string>& names, std::string& field) {
+    if (const auto x = v.find(key)) field = names[x->one_of(names)];
+  };
+  choice("type", {"nlgs", "ccp", "lcp", "nsn", "prox"}, s.type);
+  choice("local_solver", {"alart_curnier", "jean_moreau", "de_saxce"}, s.local_solver);
+  choice("ccp_method", {"apgd", "pgs"}, s.ccp_method);
+  choice("lcp_method", {"auto", "lemke", "pgs"}, s.lcp_method);
+  if (const auto x = v.find("correction")) s.correction = x->boolean();
+  if (const auto x = v.find("facets")) s.facets = x->integer_at_least(3);
   if (const auto x = v.find("tolerance")) s.tolerance = x->positive();
   if (const auto x = v.find("max_iterations")) s.max_iterations = x->integer_at_least(1);
   if (const auto x = v.find("relaxation"))

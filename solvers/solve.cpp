@@ -1,0 +1,140 @@
+#include "solvers/solve.hpp"
+
+namespace nscd::solvers {
+
+std::string_view to_string(SolverType type) {
+  switch (type) {
+    case SolverType::Nlgs:
+      return "nlgs";
+    case SolverType::Nsn:
+      return "nsn";
+    case SolverType::Prox:
+      return "prox";
+    case SolverType::Ccp:
+      return "ccp";
+    case SolverType::Lcp:
+      return "lcp";
+  }
+  return "unknown";
+}
+
+SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0) {
+  switch (options.type) {
+    case SolverType::Nlgs:
+      return solve_nlgs(p, options.nlgs, r0);
+    case SolverType::Nsn:
+      return solve_nsn(p, options.nsn, r0);
+    case SolverType::Prox:
+      return solve_prox(p, options.prox, r0);
+    case SolverType::Ccp:
+      return solve_ccp(p, options.ccp, r0);
+    case SolverType::Lcp:
+      return solve_lcp(p, options.lcp, r0);
+  }
+  return solve_nlgs(p, options.nlgs, r0);
+}
+
+void set_stopping(SolverOptions& options, double tolerance, int max_iterations) {
+  switch (options.type) {
+    case SolverType::Nlgs:
+      options.nlgs.tolerance = tolerance;
+      options.nlgs.max_iterations = max_iterations;
+      break;
+    case SolverType::Nsn:
+      options.nsn.tolerance = tolerance;
+      options.nsn.max_iterations = max_iterations;
+      break;
+    case SolverType::Prox:
+      options.prox.tolerance = tolerance;
+      options.prox.max_iterations = max_iterations;
+      break;
+    case SolverType::Ccp:
+      options.ccp.tolerance = tolerance;
+      options.ccp.max_iterations = max_iterations;
+      break;
+    case SolverType::Lcp:
+      options.lcp.tolerance = tolerance;
+      options.lcp.max_iterations = max_iterations;
+      break;
+  }
+}
+
+double tolerance(const SolverOptions& options) {
+  switch (options.type) {
+    case SolverType::Nlgs:
+      return options.nlgs.tolerance;
+    case SolverType::Nsn:
+      return options.nsn.tolerance;
+    case SolverType::Prox:
+      return options.prox.tolerance;
+    case SolverType::Ccp:
+      return options.ccp.tolerance;
+    case SolverType::Lcp:
+      return options.lcp.tolerance;
+  }
+  return 0.0;
+}
+
+int max_iterations(const SolverOptions& options) {
+  switch (options.type) {
+    case SolverType::Nlgs:
+      return options.nlgs.max_iterations;
+    case SolverType::Nsn:
+      return options.nsn.max_iterations;
+    case SolverType::Prox:
+      return options.prox.max_iterations;
+    case SolverType::Ccp:
+      return options.ccp.max_iterations;
+    case SolverType::Lcp:
+      return options.lcp.max_iterations;
+  }
+  return 0;
+}
+
+const std::vector<SolverVariant>& solver_variants() {
+  static const std::vector<SolverVariant> variants{
+      {"nlgs", "nonlinear Gauss-Seidel, Alart-Curnier local solver (= nlgs-ac)"},
+      {"nlgs-ac", "nonlinear Gauss-Seidel, Alart-Curnier local Newton"},
+      {"nlgs-jm", "nonlinear Gauss-Seidel, Jean-Moreau local Newton"},
+      {"nlgs-dsfp", "nonlinear Gauss-Seidel, De Saxce local fixed point"},
+      {"nsn", "semismooth Newton (Alart-Curnier) on the whole problem, sparse LU"},
+      {"prox", "proximal point, Newton inner solver"},
+      {"ccp", "cone complementarity by APGD with the correction s = mu |u_T| (exact Coulomb)"},
+      {"ccp-apgd", "cone complementarity (relaxed Coulomb) by APGD"},
+      {"ccp-pgs", "cone complementarity (relaxed Coulomb) by projected Gauss-Seidel"},
+      {"ccp-pgs-corrected", "cone complementarity by projected Gauss-Seidel with the correction"},
+      {"lcp", "8-facet pyramid LCP, Lemke if small else Gauss-Seidel"},
+      {"lcp-lemke", "8-facet pyramid LCP by Lemke's pivoting"},
+      {"lcp-pgs", "8-facet pyramid LCP by block Gauss-Seidel"},
+  };
+  return variants;
+}
+
+std::optional<SolverOptions> solver_options_from_name(std::string_view name) {
+  SolverOptions o;
+  if (name == "nlgs" || name == "nlgs-ac") {
+    o.type = SolverType::Nlgs;
+  } else if (name == "nlgs-jm") {
+    o.type = SolverType::Nlgs;
+    o.nlgs.local_solver = LocalSolverKind::JeanMoreau;
+  } else if (name == "nlgs-dsfp") {
+    o.type = SolverType::Nlgs;
+    o.nlgs.local_solver = LocalSolverKind::DeSaxceFixedPoint;
+  } else if (name == "nsn") {
+    o.type = SolverType::Nsn;
+  } else if (name == "prox") {
+    o.type = SolverType::Prox;
+  } else if (name == "ccp" || name == "ccp-pgs-corrected" || name == "ccp-apgd" || name == "ccp-pgs") {
+    o.type = SolverType::Ccp;
+    o.ccp.method = name == "ccp" || name == "ccp-apgd" ? CcpMethod::Apgd : CcpMethod::Pgs;
+    o.ccp.correction = name == "ccp" || name == "ccp-pgs-corrected";
+  } else if (name == "lcp" || name == "lcp-lemke" || name == "lcp-pgs") {
+    o.type = SolverType::Lcp;
+    o.lcp.method = name == "lcp" ? LcpMethod::Auto : (name == "lcp-lemke" ? LcpMethod::Lemke : LcpMethod::Pgs);
+  } else {
+    return std::nullopt;
+  }
+  return o;
+}
+
+}  // namespace nscd::solvers

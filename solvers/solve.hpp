@@ -1,0 +1,73 @@
+#pragma once
+/// @file
+/// One entry point for the solver family on (W, q, μ) (friction_problem.hpp): the exact
+/// Signorini–Coulomb solvers NLGS (nlgs.hpp, with the local solvers of local_solver.hpp), NSN
+/// (nsn.hpp) and PROX (prox.hpp); Anitescu's CCP with or without the correction that makes it
+/// exact (ccp_solver.hpp); the k-facet pyramid LCP (lcp_solver.hpp). Every solver returns a
+/// SolverResult whose error is the common error of error_measure.hpp eq. (3):
+///
+///  (1) error = sqrt(Σ_i ‖r_i − P_{K_μi}(r_i − (u_i + μ_i ‖u_Ti‖ e_n))‖²) / max(‖q‖, ‖r‖, ‖u‖),
+///
+/// so results of different solvers compare directly, also with Siconos's fc3d_compute_error.
+/// The names below are those of `nscd solve --solver` (docs/commands.md).
+///
+/// References: see the headers of each solver.
+
+#include "solvers/ccp_solver.hpp"
+#include "solvers/friction_problem.hpp"
+#include "solvers/lcp_solver.hpp"
+#include "solvers/nlgs.hpp"
+#include "solvers/nsn.hpp"
+#include "solvers/prox.hpp"
+
+#include <Eigen/Core>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nscd::solvers {
+
+enum class SolverType { Nlgs, Nsn, Prox, Ccp, Lcp };
+
+/// "nlgs", "nsn", "prox", "ccp", "lcp".
+std::string_view to_string(SolverType type);
+
+/// The solver to run and the options of each (only those of `type` are used).
+struct SolverOptions {
+  SolverType type = SolverType::Nlgs;
+  NlgsOptions nlgs;
+  NsnOptions nsn;
+  ProxOptions prox;
+  CcpOptions ccp;
+  LcpOptions lcp;
+};
+
+/// Runs the solver options.type on p from r0 (warm start; wrong size: zero).
+/// @throws nscd::InputError as the solver called does (wrong sizes, μ < 0, options out of range).
+SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0);
+
+/// Sets the tolerance (unitless, on the solver's stopping measure) and the iteration budget of
+/// the solver options.type (sweeps, Newton iterations, APGD steps or pivots, see its options).
+void set_stopping(SolverOptions& options, double tolerance, int max_iterations);
+
+/// The tolerance and iteration budget of the solver options.type.
+double tolerance(const SolverOptions& options);
+int max_iterations(const SolverOptions& options);
+
+/// A named solver variant, as accepted by `nscd solve --solver`.
+struct SolverVariant {
+  std::string_view name;         // e.g. "nlgs-jm"
+  std::string_view description;  // one line for --help
+};
+
+/// Every name solver_options_from_name accepts, in the order of docs/commands.md:
+/// nlgs, nlgs-ac, nlgs-jm, nlgs-dsfp, nsn, prox, ccp, ccp-apgd, ccp-pgs, ccp-pgs-corrected,
+/// lcp, lcp-lemke, lcp-pgs.
+const std::vector<SolverVariant>& solver_variants();
+
+/// Default options of the variant `name`; nullopt for an unknown name.
+std::optional<SolverOptions> solver_options_from_name(std::string_view name);
+
+}  // namespace nscd::solvers

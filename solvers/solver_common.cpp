@@ -1,0 +1,56 @@
+#include "solvers/solver_common.hpp"
+
+#include "nscd/core/error.hpp"
+#include "nscd/core/logger.hpp"
+#include "solvers/error_measure.hpp"
+
+#include <cmath>
+
+namespace nscd::solvers::detail {
+
+void check_problem(const FrictionProblem& p, const char* solver) {
+  const int nc = p.nc();
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
+  NSCD_THROW_UNLESS(p.q.size() == n && p.mu.size() == nc,
+                    "{}: friction problem with {} contacts needs q of size {} and mu of size {}, got {} and {}",
+                    solver, nc, n, nc, p.q.size(), p.mu.size());
+  NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "{}: friction coefficients must be ≥ 0", solver);
+}
+
+bool is_finite(const FrictionProblem& p, const Eigen::VectorXd& r0) {
+  if (!p.q.allFinite() || !p.mu.allFinite() || !r0.allFinite()) return false;
+  for (int i = 0; i < p.nc(); ++i) {
+    if (!p.W.diag(i).allFinite()) return false;
+    bool finite = true;
+    p.W.for_each_offdiag(i, [&](int, const Eigen::Matrix3d& block) { finite = finite && block.allFinite(); });
+    if (!finite) return false;
+  }
+  return true;
+}
+
+bool start(const FrictionProblem& p, const Eigen::VectorXd& r0, SolverResult& result) {
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
+  result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
+  result.iterations = 0;
+  if (is_finite(p, result.r)) return false;
+  result.u = p.W.apply(result.r) + p.q;
+  result.error = error_measure(p, result.r, result.u);
+  result.status = SolverStatus::NonFinite;
+  return true;
+}
+
+void finish(const FrictionProblem& p, double tolerance, const char* solver, SolverResult& result) {
+  result.u = p.W.apply(result.r) + p.q;
+  result.error = error_measure(p, result.r, result.u);
+  if (!result.r.allFinite() || !std::isfinite(result.error)) {
+    result.status = SolverStatus::NonFinite;
+  } else {
+    result.status = result.error <= tolerance ? SolverStatus::Converged : SolverStatus::MaxIterations;
+  }
+  if (result.status != SolverStatus::Converged) {
+    nscd::logger().debug("{}: {} after {} iterations, error {:.3e} (tolerance {:.1e}, {} contacts)", solver,
+                         to_string(result.status), result.iterations, result.error, tolerance, p.nc());
+  }
+}
+
+}  // namespace nscd::solvers::detail
