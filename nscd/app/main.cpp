@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", out_dir, "output directory (default out/<scene name>)");
   run_cmd->add_option("--threads", run.threads, "worker threads, 0 for all cores")->default_val(0);
   run_cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
-                                            "override solver.type (nlgs)");
+                                            "override solver.type (nlgs|ccp|lcp|nsn|prox)");
   run_cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
                                             "switch every deformable body to this model (rigid|ffr|tl|linear)");
   run_cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; },

@@ -14,6 +14,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace nscd::app {
@@ -22,8 +23,9 @@ namespace {
 // the command line's overrides of the scene
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
   if (o.solver) {
-    NSCD_THROW_UNLESS(*o.solver == "nlgs", "--solver {}: this version of nscd provides the nlgs solver only",
-                      *o.solver);
+    const std::vector<std::string>& types = io::solver_types();
+    NSCD_THROW_UNLESS(std::find(types.begin(), types.end(), *o.solver) != types.end(),
+                      "--solver {}: unknown solver; expected one of {}", *o.solver, fmt::join(types, ", "));
     scene.solver.type = *o.solver;
   }
   if (o.duration) {

@@ -43,7 +43,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
   std::printf("  solver: %s, tolerance %g, at most %d iterations\n", scene.solver.type.c_str(),
-              m.step.nlgs.tolerance, m.step.nlgs.max_iterations);
+              solvers::tolerance(m.step.solver), solvers::max_iterations(m.step.solver));
   return 0;
 }
 

@@ -27,6 +27,9 @@ struct TimeSettings {
   std::optional<int> output_every;       // [steps]; neither given: every step
 };
 
+/// The values of solver.type (and of `nscd run --solver`): "nlgs", "ccp", "lcp", "nsn", "prox".
+const std::vector<std::string>& solver_types();
+
 struct SolverSettings {
   std::string type = "nlgs";      // nlgs | ccp | lcp | nsn | prox (solvers/solve.hpp)
   std::string local_solver = "alart_curnier";  // nlgs: alart_curnier | jean_moreau | de_saxce

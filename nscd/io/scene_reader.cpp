@@ -45,6 +45,15 @@ double read_theta(const Value& v) {
   return v.at("theta").number_in(0.5, 1.0);
 }
 
+}  // namespace
+
+const std::vector<std::string>& solver_types() {
+  static const std::vector<std::string> types{"nlgs", "ccp", "lcp", "nsn", "prox"};
+  return types;
+}
+
+namespace {
+
 SolverSettings read_solver(const Value& v) {
   v.expect_keys({"type", "tolerance", "max_iterations", "relaxation", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
@@ -53,7 +62,7 @@ SolverSettings read_solver(const Value& v) {
   auto choice = [&](const char* key, const std::vector<std::string>& names, std::string& field) {
     if (const auto x = v.find(key)) field = names[x->one_of(names)];
   };
-  choice("type", {"nlgs", "ccp", "lcp", "nsn", "prox"}, s.type);
+  choice("type", solver_types(), s.type);
   choice("local_solver", {"alart_curnier", "jean_moreau", "de_saxce"}, s.local_solver);
   choice("ccp_method", {"apgd", "pgs"}, s.ccp_method);
   choice("lcp_method", {"auto", "lemke", "pgs"}, s.lcp_method);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 
 namespace nscd {
@@ -113,6 +114,31 @@ void ffr_probe(const ffr::FfrBody& f, const BodyModel& body, const io::Probe& in
   NSCD_THROW_UNLESS(!probe.nodes.empty(), "{}.region: no node of body \"{}\" lies inside the region at t = 0", where,
                     in.body);
   probe.weights.assign(probe.nodes.size(), 1.0 / static_cast<double>(probe.nodes.size()));
+}
+
+// the scene's solver section as options of solvers/solve.hpp (names checked by the reader)
+solvers::SolverOptions solver_options(const io::SolverSettings& in) {
+  using solvers::SolverType;
+  static const std::map<std::string, SolverType> kTypes{{"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
+                                                        {"prox", SolverType::Prox}, {"ccp", SolverType::Ccp},
+                                                        {"lcp", SolverType::Lcp}};
+  static const std::map<std::string, solvers::LocalSolverKind> kLocal{
+      {"alart_curnier", solvers::LocalSolverKind::AlartCurnier},
+      {"jean_moreau", solvers::LocalSolverKind::JeanMoreau},
+      {"de_saxce", solvers::LocalSolverKind::DeSaxceFixedPoint}};
+  static const std::map<std::string, solvers::LcpMethod> kLcp{
+      {"auto", solvers::LcpMethod::Auto}, {"lemke", solvers::LcpMethod::Lemke}, {"pgs", solvers::LcpMethod::Pgs}};
+  solvers::SolverOptions o;
+  o.type = kTypes.at(in.type);
+  o.nlgs.local_solver = kLocal.at(in.local_solver);
+  o.nlgs.omega = in.relaxation;
+  o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
+  o.ccp.correction = in.correction;
+  o.ccp.omega = in.relaxation;
+  o.lcp.method = kLcp.at(in.lcp_method);
+  o.lcp.facets = in.facets;
+  solvers::set_stopping(o, in.tolerance, in.max_iterations);
+  return o;
 }
 
 }  // namespace
@@ -222,9 +248,6 @@ Model build_model(const io::Scene& scene) {
   }
 
   // time stepping, solver, output cadence
-  NSCD_THROW_UNLESS(scene.solver.type == "nlgs",
-                    "{}: solver.type: solver \"{}\" is not provided by this version of nscd (available: nlgs)", file,
-                    scene.solver.type);
   m.step.h = scene.time.step;
   m.step.theta = scene.theta;
   m.step.gravity = scene.gravity;
@@ -232,9 +255,7 @@ Model build_model(const io::Scene& scene) {
       scene.detection.alert_distance.value_or(m.bodies.empty() ? 0.0 : 1e-2 * smallest_diameter);
   // round-off in gaps and velocities of resting bodies (~1e-11 m) must not switch contacts off
   m.step.activation_gap = m.bodies.empty() ? 0.0 : kActivationGapFraction * smallest_diameter;
-  m.step.nlgs.tolerance = scene.solver.tolerance;
-  m.step.nlgs.max_iterations = scene.solver.max_iterations;
-  m.step.nlgs.omega = scene.solver.relaxation;
+  m.step.solver = solver_options(scene.solver);
   m.step.fail_on_divergence = scene.solver.fail_on_divergence;
   m.step.inner_tolerance = scene.solver.inner_tolerance;
   m.step.inner_max_iterations = scene.solver.inner_max_iterations;

@@ -9,7 +9,7 @@
 #include "nscd/core/math.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/driven_motion.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solve.hpp"
 
 #include <optional>
 #include <string>
@@ -68,7 +68,7 @@ struct StepParameters {
   Vec3 gravity = Vec3(0, 0, -9.81);
   double alert_distance = 0;   // [m]
   double activation_gap = 0;   // contacts with a predicted gap below this are active [m]
-  solvers::NlgsOptions nlgs;
+  solvers::SolverOptions solver;  // the contact solver of every step (solvers/solve.hpp)
   bool fail_on_divergence = false;
   double inner_tolerance = 1e-6;  // FFR Rotator (Algorithm 1 inner loop), relative on ω
   int inner_max_iterations = 50;

@@ -3,6 +3,7 @@
 #include "nscd/core/error.hpp"
 #include "nscd/core/timer.hpp"
 
+#include "solvers/error_measure.hpp"
 #include "solvers/stick_prediction.hpp"
 
 #include <tbb/parallel_for.h>
@@ -197,25 +198,34 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
   assemble(m, ws);
 }
 
-// stage 5 with FFR bodies: Algorithm 1 of [Lozovskiy & Dubois 2016]; returns the largest
-// Rotator count
+// stage 5 with FFR bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R,
+// each followed by the Rotator (the inner fixed point on V); returns the largest Rotator count.
+// With NLGS an outer iteration is one sweep, as in the paper; with the other solvers it is a
+// full solve at the current linearisation, and the loop stops when the impulses of the last
+// solve already satisfy the relinearised problem to the tolerance.
 int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   Eigen::VectorXd r = ws.r0;
   int inner = rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free);
   ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
   if (ws.problem.nc() == 0) return inner;
-  solvers::NlgsOptions sweep = m.step.nlgs;
-  sweep.max_iterations = 1;
-  for (int j = 1; j <= m.step.nlgs.max_iterations; ++j) {
+  const double tolerance = solvers::tolerance(m.step.solver);
+  const bool sweeps = m.step.solver.type == solvers::SolverType::Nlgs;
+  solvers::SolverOptions outer = m.step.solver;
+  if (sweeps) solvers::set_stopping(outer, tolerance, 1);
+  for (int j = 1; j <= solvers::max_iterations(m.step.solver); ++j) {
     relinearize(m, s, ws);
-    ws.result = solvers::solve_nlgs(ws.problem, sweep, r);
+    if (!sweeps && j > 1) {
+      const Eigen::VectorXd u = ws.problem.W.apply(r) + ws.problem.q;
+      if (solvers::error_measure(ws.problem, r, u) <= tolerance) break;
+    }
+    ws.result = solvers::solve(ws.problem, outer, r);
     ws.result.iterations = j;
     if (ws.result.status == solvers::SolverStatus::NonFinite) return inner;
     r = ws.result.r;
     inner = std::max(inner, rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free));
-    ws.result.status = ws.result.error <= m.step.nlgs.tolerance ? solvers::SolverStatus::Converged
-                                                                 : solvers::SolverStatus::MaxIterations;
-    if (ws.result.status == solvers::SolverStatus::Converged) break;
+    ws.result.status = ws.result.error <= tolerance ? solvers::SolverStatus::Converged
+                                                    : solvers::SolverStatus::MaxIterations;
+    if (sweeps && ws.result.status == solvers::SolverStatus::Converged) break;
   }
   return inner;
 }
@@ -363,7 +373,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   {
     ScopedTimer timer(&ws.timings.solve);
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
-    else ws.result = solvers::solve_nlgs(ws.problem, m.step.nlgs, ws.r0);
+    else ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
   }
   report.n_contacts = ws.problem.nc();
   report.solver_iterations = ws.result.iterations;

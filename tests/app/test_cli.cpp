@@ -113,6 +113,21 @@ TEST(Cli, BadCommandLineExitsWithCode2) {
   EXPECT_NE(missing.output.find("/nonexistent/scene.json"), std::string::npos) << missing.output;
 }
 
+TEST(Cli, SolverOverrideRunsTheSceneAndIsRecorded) {
+  const fs::path dir = fresh_dir("solver");
+  const fs::path scene = write_scene(dir, box_scene());
+  for (const std::string solver : {"ccp", "lcp", "nsn", "prox"}) {
+    const Result r = run_nscd("run " + scene.string() + " --quiet --solver " + solver + " --out " + (dir / solver).string());
+    ASSERT_EQ(r.exit_code, 0) << solver << ": " << r.output;
+    const nlohmann::json run = nlohmann::json::parse(read_text(dir / solver / "run.json"));
+    EXPECT_EQ(run["solver"], solver);
+    EXPECT_EQ(run["status"], "completed") << solver;
+  }
+  const Result bad = run_nscd("run " + scene.string() + " --solver gauss --out " + (dir / "bad").string());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("nlgs, ccp, lcp, nsn, prox"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, NonFiniteStateStopsWithCode3AndReadableOutput) {
   // ω = 1e300 rad/s on a body of inertia ~1e9 kg m²: the angular momentum overflows to inf
   const fs::path dir = fresh_dir("nonfinite");
