@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <numeric>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -42,12 +41,19 @@ struct Named {
   nscd::solvers::FrictionProblem problem;
 };
 
+// p in the order of plan (nlgs.hpp: renumbered when the plan colours)
+nscd::solvers::FrictionProblem in_plan_order(const nscd::solvers::FrictionProblem& p,
+                                             const nscd::solvers::detail::SweepPlan& plan) {
+  return plan.renumbers() ? nscd::solvers::detail::renumbered(p, plan.coloring.order) : p;
+}
+
 // sweeps of plan from r = 0 until the error is below tolerance (evaluated after every sweep);
 // returns the sweeps (max_iterations + 1 if never) and the last error
-std::pair<int, double> sweeps_to_tolerance(const nscd::solvers::FrictionProblem& p,
+std::pair<int, double> sweeps_to_tolerance(const nscd::solvers::FrictionProblem& p0,
                                            const nscd::solvers::detail::SweepPlan& plan, double tolerance,
                                            int max_iterations) {
   using namespace nscd::solvers;
+  const FrictionProblem p = in_plan_order(p0, plan);
   std::vector<detail::LocalProblem> local(p.nc());
   for (int i = 0; i < p.nc(); ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i));
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
@@ -59,18 +65,6 @@ std::pair<int, double> sweeps_to_tolerance(const nscd::solvers::FrictionProblem&
     if (error <= tolerance) return {s, error};
   }
   return {max_iterations + 1, error};
-}
-
-// one colour holding every contact in index order: the sequential sweep (one thread only)
-nscd::solvers::detail::SweepPlan index_order_plan(int nc) {
-  nscd::solvers::detail::SweepPlan plan;
-  plan.coloring.color.assign(nc, 0);
-  plan.coloring.order.resize(nc);
-  std::iota(plan.coloring.order.begin(), plan.coloring.order.end(), 0);
-  plan.coloring.color_start = {0, nc};
-  plan.chunk_start = {0, nc};
-  plan.color_chunk_start = {0, 1};
-  return plan;
 }
 
 }  // namespace
@@ -105,10 +99,10 @@ int main(int argc, char** argv) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     std::printf("%-40s %7s %16s %16s\n", "problem", "nc", "index updates/s", "colour updates/s");
     for (const Named& named : problems) {
-      const nscd::solvers::FrictionProblem& p = named.problem;
-      std::vector<nscd::solvers::detail::LocalProblem> local(p.nc());
-      for (int i = 0; i < p.nc(); ++i) local[i] = nscd::solvers::detail::make_local_problem(p.W.diag(i), p.mu(i));
       auto rate = [&](const nscd::solvers::detail::SweepPlan& plan) {
+        const nscd::solvers::FrictionProblem p = in_plan_order(named.problem, plan);
+        std::vector<nscd::solvers::detail::LocalProblem> local(p.nc());
+        for (int i = 0; i < p.nc(); ++i) local[i] = nscd::solvers::detail::make_local_problem(p.W.diag(i), p.mu(i));
         std::vector<nscd::solvers::detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
         double best = std::numeric_limits<double>::infinity();
         for (int k = 0; k < std::max(repeat, 1); ++k) {
@@ -119,8 +113,9 @@ int main(int argc, char** argv) {
         }
         return static_cast<double>(sweeps) * p.nc() / best;
       };
-      std::printf("%-40s %7d %16.4g %16.4g\n", named.name.c_str(), p.nc(), rate(index_order_plan(p.nc())),
-                  rate(nscd::solvers::detail::make_sweep_plan(p.W)));
+      const nscd::solvers::FrictionProblem& p = named.problem;
+      std::printf("%-40s %7d %16.4g %16.4g\n", named.name.c_str(), p.nc(),
+                  rate(nscd::solvers::detail::index_order_plan(p.nc())), rate(nscd::solvers::detail::make_sweep_plan(p.W)));
     }
     return 0;
   }
@@ -131,7 +126,8 @@ int main(int argc, char** argv) {
     for (const Named& named : problems) {
       const nscd::solvers::FrictionProblem& p = named.problem;
       const auto colored = nscd::solvers::detail::make_sweep_plan(p.W);
-      const auto [index_sweeps, index_error] = sweeps_to_tolerance(p, index_order_plan(p.nc()), tolerance, max_iterations);
+      const auto [index_sweeps, index_error] =
+          sweeps_to_tolerance(p, nscd::solvers::detail::index_order_plan(p.nc()), tolerance, max_iterations);
       const auto [color_sweeps, color_error] = sweeps_to_tolerance(p, colored, tolerance, max_iterations);
       auto shown = [&](int sweeps_done) { return sweeps_done > max_iterations ? std::string("> ") + std::to_string(max_iterations) : std::to_string(sweeps_done); };
       std::printf("%-40s %7d %7d %12s %10.3e %12s %10.3e\n", named.name.c_str(), p.nc(), colored.coloring.n_colors(),

@@ -9,8 +9,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <utility>
 #include <vector>
 
 namespace nscd::solvers {
@@ -52,14 +55,12 @@ void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::Vector
                     [&](const tbb::blocked_range<int>& range) { rows(range.begin(), range.end()); });
 }
 
-// the contacts at positions [begin, end) of order, eqs. (1)–(2), one after the other; returns
-// the sums of the chunk
-detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local,
-                               const int* order, int begin, int end, double omega, double* r_data) {
+// the contacts [begin, end), eqs. (1)–(2), one after the other; returns the sums of the chunk
+detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, int begin,
+                               int end, double omega, double* r_data) {
   const double* q = p.q.data();
   detail::SweepNorms norms;
-  for (int k = begin; k < end; ++k) {
-    const int i = order[k];
+  for (int i = begin; i < end; ++i) {
     // q_loc = q_i + Σ_{j≠i} W_ij r_j over the stored blocks of row i
     Eigen::Vector3d q_loc = Eigen::Map<const Eigen::Vector3d>(q + 3 * i);
     const int* col = p.W.row_cols_begin(i);
@@ -94,15 +95,7 @@ SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
     const int size = plan.coloring.color_start[c + 1] - plan.coloring.color_start[c];
     worth_coloring = worth_coloring || size >= plan.min_parallel_chunks * chunk_size;
   }
-  if (!worth_coloring && W.nc() > 0) {
-    plan.coloring.color.assign(W.nc(), 0);
-    plan.coloring.order.resize(W.nc());
-    for (int i = 0; i < W.nc(); ++i) plan.coloring.order[i] = i;
-    plan.coloring.color_start = {0, W.nc()};
-    plan.chunk_start = {0, W.nc()};
-    plan.color_chunk_start = {0, 1};
-    return plan;
-  }
+  if (!worth_coloring) return index_order_plan(W.nc());
   // each colour cut into chunks of chunk_size positions, the last one shorter
   const std::vector<int>& color_start = plan.coloring.color_start;
   plan.chunk_start.assign(1, 0);
@@ -117,15 +110,65 @@ SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
   return plan;
 }
 
+SweepPlan index_order_plan(int nc) {
+  SweepPlan plan;
+  plan.coloring.color.assign(nc, 0);
+  plan.coloring.order.resize(nc);
+  std::iota(plan.coloring.order.begin(), plan.coloring.order.end(), 0);
+  plan.coloring.color_start = {0};
+  plan.chunk_start = {0};
+  plan.color_chunk_start = {0};
+  if (nc > 0) {
+    plan.coloring.color_start.push_back(nc);
+    plan.chunk_start.push_back(nc);
+    plan.color_chunk_start.push_back(1);
+  }
+  return plan;
+}
+
+FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order) {
+  const int nc = p.nc();
+  NSCD_DEMAND(static_cast<int>(order.size()) == nc);
+  std::vector<int> position(nc);
+  for (int k = 0; k < nc; ++k) position[order[k]] = k;
+  std::vector<Eigen::Matrix3d> diag(nc);
+  std::vector<int> row_start(nc + 1, 0);
+  for (int k = 0; k < nc; ++k)
+    row_start[k + 1] = row_start[k] + static_cast<int>(p.W.row_cols_end(order[k]) - p.W.row_cols_begin(order[k]));
+  std::vector<int> cols(row_start[nc]);
+  std::vector<Eigen::Matrix3d> blocks(row_start[nc]);
+  FrictionProblem out;
+  out.q.resize(3 * nc);
+  out.mu.resize(nc);
+  // rows independently (each writes its own slice), columns sorted by their new index
+  tbb::parallel_for(tbb::blocked_range<int>(0, nc, kApplyGrain), [&](const tbb::blocked_range<int>& range) {
+    std::vector<std::pair<int, const Eigen::Matrix3d*>> row;
+    for (int k = range.begin(); k < range.end(); ++k) {
+      const int i = order[k];
+      diag[k] = p.W.diag(i);
+      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
+      out.mu(k) = p.mu(i);
+      row.clear();
+      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { row.push_back({position[j], &block}); });
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t e = 0; e < row.size(); ++e) {
+        cols[row_start[k] + e] = row[e].first;
+        blocks[row_start[k] + e] = *row[e].second;
+      }
+    }
+  });
+  out.W = DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols), std::move(blocks));
+  return out;
+}
+
 SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
                          const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms) {
   NSCD_DEMAND(chunk_norms.size() + 1 == plan.chunk_start.size() && r.size() == 3 * static_cast<Eigen::Index>(p.nc()));
-  const int* order = plan.coloring.order.data();
   double* r_data = r.data();
   auto run_chunks = [&](int first, int last) {
     for (int chunk = first; chunk < last; ++chunk) {
-      chunk_norms[chunk] = sweep_chunk(p, local, order, plan.chunk_start[chunk], plan.chunk_start[chunk + 1],
-                                       options.omega, r_data);
+      chunk_norms[chunk] =
+          sweep_chunk(p, local, plan.chunk_start[chunk], plan.chunk_start[chunk + 1], options.omega, r_data);
     }
   };
   // colours in order; the chunks of a colour write disjoint r_i and read no r_j of their colour
@@ -196,11 +239,17 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
   if (!finite || (options.max_iterations == 0 && !is_finite(p))) return non_finite_data();
 
-  // per-contact data of the local solver and the colour order of the sweeps, computed once
-  std::vector<detail::LocalProblem> local(nc);
-  for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i), options.local_solver);
+  // the order of the sweeps, the problem P renumbered in that order (p itself in index order),
+  // and the data of the local solver, computed once; r and u below are in P's numbering
   const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
+  const std::vector<int>& order = plan.coloring.order;
+  const FrictionProblem renumbered_problem = plan.renumbers() ? detail::renumbered(p, order) : FrictionProblem();
+  const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
+  std::vector<detail::LocalProblem> local(nc);
+  for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
+  Eigen::VectorXd r(n), u(n);
+  for (int k = 0; k < nc; ++k) r.segment<3>(3 * k) = result.r.segment<3>(3 * order[k]);
 
   // sweeps; the full error is evaluated after the first and the last sweep, every kFullErrorPeriod
   // sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance
@@ -209,7 +258,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   double ratio = 1.0;
   int last_full = 0;
   for (int s = 1; s <= options.max_iterations; ++s) {
-    const detail::SweepNorms norms = detail::colored_sweep(p, local, plan, options, result.r, chunk_norms);
+    const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
     if (s == 1 && !norms.q_loc_finite && !is_finite(p)) return non_finite_data();
@@ -225,8 +274,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
     if (!check) continue;
 
     // full error of eq. (3) on u = W r + q
-    compute_u(p, result.r, result.u);
-    result.error = error_measure(p, result.r, result.u);
+    compute_u(P, r, u);
+    result.error = error_measure(P, r, u);
     error_is_current = true;
     last_full = s;
     if (cheap > 0.0 && std::isfinite(cheap)) ratio = result.error / cheap;
@@ -239,9 +288,13 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
 
   // the reported error is always eq. (3) of the returned r
   if (!error_is_current) {
-    compute_u(p, result.r, result.u);
-    result.error = error_measure(p, result.r, result.u);
+    compute_u(P, r, u);
+    result.error = error_measure(P, r, u);
     if (options.max_iterations == 0 && result.error <= options.tolerance) result.status = SolverStatus::Converged;
+  }
+  for (int k = 0; k < nc; ++k) {
+    result.r.segment<3>(3 * order[k]) = r.segment<3>(3 * k);
+    result.u.segment<3>(3 * order[k]) = u.segment<3>(3 * k);
   }
   if (result.status == SolverStatus::MaxIterations && !std::isfinite(result.error)) {
     result.status = SolverStatus::NonFinite;

@@ -10,9 +10,13 @@
 /// colour by increasing index. A problem none of whose colours is large enough to be swept in
 /// parallel (fewer than min_parallel_chunks chunks, 128 contacts by default) is swept in index
 /// order instead, as Siconos's NSGS does: colouring would only change the order there, and the
-/// index order keeps the sweep counts of the FCLIB tests (docs/performance.md). Contacts of one colour are not coupled by W, so their updates are
+/// index order keeps the sweep counts of the FCLIB tests (docs/performance.md).
+/// A coloured problem is renumbered once per solve into colour order (W's block rows, q, μ and
+/// the local data: renumbered()), so that a sweep reads memory in order; the blocks of a row are
+/// in increasing new column, and the result is that of a sequential sweep of the renumbered
+/// problem in index order. Contacts of one colour are not coupled by W, so their updates are
 /// independent: they run concurrently (tbb::parallel_for over fixed chunks of the colour), and the
-/// result is bitwise that of a sequential sweep in colour order, whatever the number of threads.
+/// result is bitwise that of the sequential sweep, whatever the number of threads.
 /// The norms of the sweep (‖Δr‖, ‖r‖ below) are summed per chunk, then over the chunks in order.
 ///
 /// where solve_local solves the 3-dimensional Signorini–Coulomb problem exactly (local_solver.hpp):
@@ -89,17 +93,26 @@ struct SweepPlan {
   std::vector<int> chunk_start;        // (n_chunks + 1) positions in coloring.order
   std::vector<int> color_chunk_start;  // (n_colors + 1) colour c is chunks [color_chunk_start[c], color_chunk_start[c + 1])
   int min_parallel_chunks = 4;         // a colour of fewer chunks runs on the calling thread (same result)
+  /// Whether coloring.order is not the index order, so that sweeps run on renumbered().
+  bool renumbers() const { return coloring.n_colors() > 1; }
 };
 
 /// Colours W and cuts every colour into chunks of chunk_size contacts (the last one shorter);
-/// when no colour has min_parallel_chunks chunks, the plan is the index order as one group of
-/// one chunk (a sequential sweep). @pre chunk_size ≥ 1.
+/// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead. @pre chunk_size ≥ 1.
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
 
-/// One sweep of eqs. (1)–(2) in the order of plan, in place on r (3nc): colour after colour,
-/// the chunks of a colour concurrently, the contacts of a chunk in order. local holds
-/// make_local_problem(W_ii, μ_i) of every contact; chunk_norms (plan's chunk count) is workspace.
-/// Returns the sums over the chunks, in chunk order.
+/// The sequential sweep in index order: one group of one chunk holding every contact.
+SweepPlan index_order_plan(int nc);
+
+/// p with its contacts renumbered: contact k of the result is contact order[k] of p (W's rows
+/// and columns, q, μ), the blocks of a row in increasing new column. @pre order is a permutation.
+FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
+
+/// One sweep of eqs. (1)–(2) over the positions of plan, in place on r (3nc), for a problem p
+/// already in plan order (renumbered(p₀, plan.coloring.order) when plan.renumbers(), else p₀):
+/// colour after colour, the chunks of a colour concurrently, the contacts of a chunk in order.
+/// local holds make_local_problem(W_ii, μ_i) of every contact of p; chunk_norms (plan's chunk
+/// count) is workspace. Returns the sums over the chunks, in chunk order.
 SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
                          const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms);
 

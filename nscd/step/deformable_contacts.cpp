@@ -3,6 +3,7 @@
 #include "contact/surface_projection.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -40,8 +41,23 @@ struct Candidate {
   DeformableSide master_side;
 };
 
-std::optional<contact::SurfaceProjection> project(const Master& master, const Vec3& p_W, double max_distance) {
-  if (master.ffr != nullptr) return contact::project_on_triangles(*master.nodes_W, master.ffr->surface.triangles, p_W, max_distance);
+// the master's boundary triangles whose bounding box, inflated by `reach`, meets the box lo–hi
+// (world frame), in their order: a projection within reach of a point in lo–hi can only land on
+// one of them, and ties still go to the first, so the result equals the projection on them all
+std::vector<std::array<int, 3>> triangles_near(const Master& master, const Vec3& lo, const Vec3& hi, double reach) {
+  std::vector<std::array<int, 3>> near;
+  const std::vector<Vec3>& nodes = *master.nodes_W;
+  for (const std::array<int, 3>& t : master.ffr->surface.triangles) {
+    const Vec3 t_lo = nodes[t[0]].cwiseMin(nodes[t[1]]).cwiseMin(nodes[t[2]]).array() - reach;
+    const Vec3 t_hi = nodes[t[0]].cwiseMax(nodes[t[1]]).cwiseMax(nodes[t[2]]).array() + reach;
+    if ((t_lo.array() <= hi.array()).all() && (t_hi.array() >= lo.array()).all()) near.push_back(t);
+  }
+  return near;
+}
+
+std::optional<contact::SurfaceProjection> project(const Master& master, std::span<const std::array<int, 3>> triangles,
+                                                  const Vec3& p_W, double max_distance) {
+  if (master.ffr != nullptr) return contact::project_on_triangles(*master.nodes_W, triangles, p_W, max_distance);
   const Vec3 p_B = master.q.conjugate() * (p_W - master.x);
   contact::SurfaceProjection out =
       std::holds_alternative<contact::Sphere>(*master.shape)
@@ -80,12 +96,27 @@ std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, cons
 
 // contacts of the slave points on the master
 std::vector<Candidate> project_all(const std::vector<SlavePoint>& slaves, const Master& master, double alert) {
-  std::vector<Candidate> out;
+  // the slave points within reach of the master's bounding box
+  std::vector<const SlavePoint*> near;
+  double reach = alert;
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const SlavePoint& slave : slaves) {
     const Vec3 p_B = master.q.conjugate() * (slave.p_W - master.x);
-    const double reach = slave.radius + alert;
-    if ((p_B.array() < master.lo.array() - reach).any() || (p_B.array() > master.hi.array() + reach).any()) continue;
-    const auto projection = project(master, slave.p_W, alert + slave.radius);
+    const double slave_reach = slave.radius + alert;
+    if ((p_B.array() < master.lo.array() - slave_reach).any() || (p_B.array() > master.hi.array() + slave_reach).any())
+      continue;
+    near.push_back(&slave);
+    reach = std::max(reach, slave_reach);
+    lo = lo.cwiseMin(slave.p_W);
+    hi = hi.cwiseMax(slave.p_W);
+  }
+  std::vector<Candidate> out;
+  if (near.empty()) return out;
+  const std::vector<std::array<int, 3>> triangles =
+      master.ffr != nullptr ? triangles_near(master, lo, hi, reach) : std::vector<std::array<int, 3>>();
+  for (const SlavePoint* slave_ptr : near) {
+    const SlavePoint& slave = *slave_ptr;
+    const auto projection = project(master, triangles, slave.p_W, alert + slave.radius);
     if (!projection || projection->distance - slave.radius > alert) continue;
     Candidate c{slave, *projection, {}};
     if (master.ffr != nullptr) {

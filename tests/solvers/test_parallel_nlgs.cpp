@@ -1,6 +1,7 @@
 // The coloured NLGS (nlgs.hpp, contact_coloring.hpp): colours are independent sets of W's graph,
-// the coloured sweep equals a sequential sweep in colour order iteration by iteration, and the
-// result is bitwise the same with 1, 2 and 4 threads.
+// the renumbering into colour order is the same problem, the coloured sweep equals a sequential
+// sweep in colour order iteration by iteration, and the result is bitwise the same with 1, 2
+// and 4 threads.
 
 #include "solvers/contact_coloring.hpp"
 #include "solvers/local_solver.hpp"
@@ -109,10 +110,9 @@ std::vector<detail::LocalProblem> local_problems(const FrictionProblem& p) {
 }
 
 // the reference: one plain sequential Gauss–Seidel sweep, nlgs.hpp eqs. (1)–(2), visiting the
-// contacts in the given order (ω = 1)
-void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local,
-                      const std::vector<int>& order, Eigen::VectorXd& r) {
-  for (const int i : order) {
+// contacts in index order (ω = 1)
+void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, Eigen::VectorXd& r) {
+  for (int i = 0; i < p.nc(); ++i) {
     Eigen::Vector3d q_loc = p.q.segment<3>(3 * i);
     p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { q_loc.noalias() += block * r.segment<3>(3 * j); });
     const Eigen::Vector3d r_old = r.segment<3>(3 * i);
@@ -190,19 +190,37 @@ TEST(ContactColoring, EmptyProblemHasNoColour) {
   EXPECT_TRUE(coloring.order.empty());
 }
 
+TEST(ParallelNlgs, RenumberedProblemIsTheSameProblem) {
+  const FrictionProblem p = grid_problem(20, 20, 5);
+  const std::vector<int> order = color_contacts(p.W).order;
+  const FrictionProblem renumbered = detail::renumbered(p, order);
+  // W' = Π W Πᵀ, q' = Π q, μ' = Π μ for the permutation Π of order: the same blocks, moved
+  const Eigen::MatrixXd W = p.W.to_dense(), W_renumbered = renumbered.W.to_dense();
+  for (int k = 0; k < p.nc(); ++k) {
+    EXPECT_EQ(renumbered.mu(k), p.mu(order[k]));
+    EXPECT_TRUE((renumbered.q.segment<3>(3 * k) == p.q.segment<3>(3 * order[k])));
+    for (int l = 0; l < p.nc(); ++l) {
+      EXPECT_TRUE((W_renumbered.block<3, 3>(3 * k, 3 * l) == W.block<3, 3>(3 * order[k], 3 * order[l]))) << k << " " << l;
+    }
+  }
+  EXPECT_EQ(renumbered.W.n_offdiag(), p.W.n_offdiag());
+}
+
 TEST(ParallelNlgs, ColoredSweepEqualsSequentialSweepInColourOrderIterationByIteration) {
-  const FrictionProblem p = grid_problem(40, 40, 2);
-  ASSERT_GE(p.nc(), 1000);
-  const std::vector<detail::LocalProblem> local = local_problems(p);
-  const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
+  const FrictionProblem p0 = grid_problem(40, 40, 2);
+  ASSERT_GE(p0.nc(), 1000);
+  const detail::SweepPlan plan = detail::make_sweep_plan(p0.W);
   ASSERT_TRUE(has_parallel_color(plan));
+  ASSERT_TRUE(plan.renumbers());
+  const FrictionProblem p = detail::renumbered(p0, plan.coloring.order);
+  const std::vector<detail::LocalProblem> local = local_problems(p);
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
   for (const int threads : {1, 2}) {
     Eigen::VectorXd r_colored = Eigen::VectorXd::Zero(3 * p.nc());
     Eigen::VectorXd r_reference = r_colored;
     for (int s = 1; s <= 30; ++s) {
       with_threads(threads, [&] { return detail::colored_sweep(p, local, plan, {}, r_colored, chunk_norms); });
-      sequential_sweep(p, local, plan.coloring.order, r_reference);
+      sequential_sweep(p, local, r_reference);
       ASSERT_TRUE(bitwise_equal(r_colored, r_reference)) << threads << " threads, sweep " << s;
     }
   }
@@ -211,17 +229,20 @@ TEST(ParallelNlgs, ColoredSweepEqualsSequentialSweepInColourOrderIterationByIter
 TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   // solve_nlgs with k sweeps (tolerance 0) returns the r of k reference sweeps, for k = 1 … 5
   const FrictionProblem p = grid_problem(40, 40, 3);
-  const std::vector<detail::LocalProblem> local = local_problems(p);
   const std::vector<int> order = color_contacts(p.W).order;
+  const FrictionProblem renumbered = detail::renumbered(p, order);
+  const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p.nc());
   NlgsOptions options;
   options.tolerance = 0.0;
   for (int k = 1; k <= 5; ++k) {
     options.max_iterations = k;
-    sequential_sweep(p, local, order, r_reference);
+    sequential_sweep(renumbered, local, r_reference);
     const SolverResult res = with_threads(2, [&] { return solve_nlgs(p, options, Eigen::VectorXd()); });
     ASSERT_EQ(res.iterations, k);
-    EXPECT_TRUE(bitwise_equal(res.r, r_reference)) << k << " sweeps";
+    Eigen::VectorXd r_back(3 * p.nc());
+    for (int c = 0; c < p.nc(); ++c) r_back.segment<3>(3 * order[c]) = r_reference.segment<3>(3 * c);
+    EXPECT_TRUE(bitwise_equal(res.r, r_back)) << k << " sweeps";
   }
 }
 
@@ -267,16 +288,18 @@ TEST(ParallelNlgs, FclibProblemIsBitwiseEqualWithOneTwoAndFourThreads) {
 
   // its colours are too small for the default chunks to run in parallel: sweep with chunks of 2
   // contacts, every colour in parallel, against the sequential sweep in colour order
-  const std::vector<detail::LocalProblem> local = local_problems(*p);
   detail::SweepPlan plan = detail::make_sweep_plan(p->W, 2);
   plan.min_parallel_chunks = 2;
+  ASSERT_TRUE(plan.renumbers());
+  const FrictionProblem renumbered = detail::renumbered(*p, plan.coloring.order);
+  const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p->nc());
-  for (int s = 0; s < 50; ++s) sequential_sweep(*p, local, plan.coloring.order, r_reference);
+  for (int s = 0; s < 50; ++s) sequential_sweep(renumbered, local, r_reference);
   for (const int threads : {1, 2, 4}) {
     Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p->nc());
     with_threads(threads, [&] {
-      for (int s = 0; s < 50; ++s) detail::colored_sweep(*p, local, plan, {}, r, chunk_norms);
+      for (int s = 0; s < 50; ++s) detail::colored_sweep(renumbered, local, plan, {}, r, chunk_norms);
       return 0;
     });
     EXPECT_TRUE(bitwise_equal(r, r_reference)) << threads << " threads";
