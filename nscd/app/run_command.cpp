@@ -8,6 +8,7 @@
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
+#include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/output_frames.hpp"
 #include "nscd/step/stepper.hpp"
 
@@ -61,6 +62,7 @@ int run_command(const RunOptions& o) {
   apply_overrides(o, scene);
   const Model m = build_model(scene);
   State s = initial_state(m, scene);
+  check_initial_overlaps(m, s, scene.file.string());
 
   NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();

@@ -1,6 +1,7 @@
 #include "nscd/app/commands.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
+#include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <cstdio>
@@ -12,6 +13,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   const io::Scene scene = io::read_scene(scene_file);
   const Model m = build_model(scene);
   const State s = initial_state(m, scene);
+  check_initial_overlaps(m, s, scene.file.string());
 
   // bodies by model and degrees of freedom (6 per rigid body, 6 + 3 per node for FFR bodies)
   std::map<std::string, int> by_model;

@@ -128,6 +128,21 @@ TEST(Cli, SolverOverrideRunsTheSceneAndIsRecorded) {
   EXPECT_NE(bad.output.find("nlgs, ccp, lcp, nsn, prox"), std::string::npos) << bad.output;
 }
 
+TEST(Cli, OverlappingBodiesAtStartAreRefusedWithTheirNamesAndDepth) {
+  // the block's centre 0.2 m above the ground's top face: 0.3 m inside it
+  const fs::path dir = fresh_dir("overlap");
+  std::string json = box_scene();
+  json.replace(json.find("[0, 0, 0.5]"), 11, "[0, 0, 0.2]");
+  const fs::path scene = write_scene(dir, json);
+  for (const std::string command : {"validate " + scene.string(), "run " + scene.string() + " --out " + (dir / "out").string()}) {
+    const Result r = run_nscd(command);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("bodies[0] \"ground\" and bodies[1] \"block\" overlap by 0.3 m"), std::string::npos)
+        << r.output;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));  // refused before anything is written
+}
+
 TEST(Cli, NonFiniteStateStopsWithCode3AndReadableOutput) {
   // ω = 1e300 rad/s on a body of inertia ~1e9 kg m²: the angular momentum overflows to inf
   const fs::path dir = fresh_dir("nonfinite");
