@@ -17,6 +17,8 @@ struct RunOptions {
   std::optional<std::string> solver;         // overrides solver.type
   std::optional<std::string> model;          // switches every deformable body to this model
   std::optional<double> duration;            // overrides time.duration [s]
+  std::optional<double> checkpoint_interval; // [s] of simulated time between checkpoints
+  std::optional<std::filesystem::path> restart;  // checkpoint to continue from
   bool quiet = false;
   bool progress = false;                     // draw a progress bar (stderr is a terminal)
 };

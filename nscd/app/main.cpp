@@ -42,6 +42,10 @@ int main(int argc, char** argv) {
                                             "switch every deformable body to this model (rigid|ffr|tl|linear)");
   run_cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; },
                                        "override time.duration [s]");
+  run_cmd->add_option_function<double>("--checkpoint-interval", [&](double v) { run.checkpoint_interval = v; },
+                                       "write DIR/checkpoint_*.h5 every T seconds of simulated time, and at the end");
+  run_cmd->add_option_function<std::string>("--restart", [&](const std::string& v) { run.restart = v; },
+                                            "continue the run saved in this checkpoint, appending to its output");
   run_cmd->add_flag("--quiet", run.quiet, "print only errors");
 
   std::filesystem::path validate_scene;

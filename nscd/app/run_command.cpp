@@ -8,6 +8,7 @@
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
+#include "nscd/step/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/output_frames.hpp"
 #include "nscd/step/stepper.hpp"
@@ -17,9 +18,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <optional>
 
 namespace nscd::app {
 namespace {
+
+// checkpoints kept in the output directory, the newest ones
+constexpr int kCheckpointsKept = 3;
 
 // the command line's overrides of the scene
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
@@ -63,16 +69,32 @@ int run_command(const RunOptions& o) {
   const Model m = build_model(scene);
   State s = initial_state(m, scene);
   check_initial_overlaps(m, s, scene.file.string());
+  const std::string scene_sha256 = sha256_hex(o.scene);
+  std::optional<Checkpoint> restart;
+  if (o.restart) {
+    restart = read_checkpoint(*o.restart, m);
+    NSCD_THROW_UNLESS(restart->scene_sha256 == scene_sha256,
+                      "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
+                      o.restart->string(), restart->scene_sha256, o.scene.string(), scene_sha256);
+    NSCD_THROW_UNLESS(restart->state.step <= m.n_steps, "{}: the checkpoint is at step {}, past the run's {} steps",
+                      o.restart->string(), restart->state.step, m.n_steps);
+    s = restart->state;
+  }
+  NSCD_THROW_UNLESS(!o.checkpoint_interval || *o.checkpoint_interval > 0,
+                    "--checkpoint-interval {}: expected a positive time in seconds", o.checkpoint_interval.value_or(0));
+  const long checkpoint_every =
+      o.checkpoint_interval ? std::max(1L, std::lround(*o.checkpoint_interval / m.step.h)) : 0;
 
   NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
   const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
 
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
-  io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv);
+  io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
   nlohmann::json run{{"version", NSCD_VERSION},
                      {"scene", std::filesystem::absolute(o.scene).string()},
-                     {"scene_sha256", sha256_hex(o.scene)},
+                     {"scene_sha256", scene_sha256},
+                     {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
                      {"threads", threads},
                      {"solver", scene.solver.type},
                      {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
@@ -88,16 +110,24 @@ int run_command(const RunOptions& o) {
     ScopedTimer timer(&output_seconds);
     out.write_output(s.t, body_mesh_frame(m, s, false), contacts, body_rows(m, s), probe_rows(m, s));
   };
-  {
+  if (!restart) {
     ScopedTimer timer(&output_seconds);
     if (std::any_of(m.bodies.begin(), m.bodies.end(), [](const BodyModel& b) { return b.kind == BodyKind::Fixed; }))
       out.write_fixed_bodies(body_mesh_frame(m, s, true));
   }
-  write_output(io::ContactFrame{});
+  if (!restart) write_output(io::ContactFrame{});
+
+  long non_converged = restart ? restart->non_converged : 0;
+  // the whole state and where the output stands, kept with the last few before it
+  auto write_checkpoint_now = [&] {
+    ScopedTimer timer(&output_seconds);
+    write_checkpoint(checkpoint_path(dir, s.step), {scene_sha256, s, out.position(), non_converged});
+    keep_last_checkpoints(dir, kCheckpointsKept);
+  };
 
   ProgressBar progress(m.n_steps, m.duration);
   StepReport report;
-  long non_converged = 0, last_output = 0, next_log = m.n_steps / 10;
+  long last_output = s.step, next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
     report = step(m, s, ws);
@@ -119,6 +149,7 @@ int run_command(const RunOptions& o) {
       write_output(contact_frame(m, ws));
       last_output = s.step;
     }
+    if (checkpoint_every > 0 && s.step % checkpoint_every == 0 && s.step < m.n_steps) write_checkpoint_now();
     // a bar on a terminal, otherwise a log line every tenth of the run
     if (o.progress) {
       progress.update(s.step, s.t, report.n_contacts, report.solver_iterations);
@@ -135,6 +166,7 @@ int run_command(const RunOptions& o) {
     if (s.step != last_output) write_output(io::ContactFrame{});
   }
   out.flush();
+  if (checkpoint_every > 0) write_checkpoint_now();
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   run["status"] = to_string(report.status);

@@ -46,6 +46,21 @@ std::ofstream open_csv(const fs::path& path, const char* header) {
   return out;
 }
 
+// an existing csv file cut back to `bytes` and opened for appending, or throws naming it
+std::ofstream open_to_continue(const fs::path& path, std::uintmax_t bytes) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size < bytes)
+    throw InputError(fmt::format("cannot continue output file '{}': {}", path.string(),
+                                 ec ? ec.message() : fmt::format("{} bytes, the checkpoint expects at least {}", size, bytes)));
+  fs::resize_file(path, bytes, ec);
+  if (ec) throw InputError(fmt::format("cannot continue output file '{}': {}", path.string(), ec.message()));
+  errno = 0;
+  std::ofstream out(path, std::ios::out | std::ios::app);
+  if (!out) throw InputError(fmt::format("cannot open output file '{}': {}", path.string(), os_reason(errno)));
+  return out;
+}
+
 // bodies_000012.vtu and the like
 std::string indexed_name(const char* stem, int index, const char* extension) {
   return fmt::format("{}_{:06d}.{}", stem, index, extension);
@@ -84,7 +99,7 @@ void flush_checked(std::ofstream& out, const fs::path& path) {
 
 }  // namespace
 
-OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool csv)
+OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool csv, const OutputPosition* resume)
     : m_dir(std::move(dir)), m_name(std::move(scene_name)), m_vtk(vtk), m_csv(csv) {
   NSCD_THROW_UNLESS(!m_name.empty(), "output in '{}': the scene name is empty", m_dir.string());
 
@@ -97,6 +112,17 @@ OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool 
     throw InputError(
         fmt::format("cannot create output directory '{}': {}", m_dir.string(), ec.message()));
 
+  if (resume != nullptr) {
+    m_times = resume->times;
+    m_n_outputs = static_cast<int>(m_times.size());
+    m_has_fixed = resume->has_fixed;
+    if (m_csv) {
+      m_history = open_to_continue(m_dir / kHistoryFile, resume->history_bytes);
+      m_bodies = open_to_continue(m_dir / kBodiesFile, resume->bodies_bytes);
+      m_probes = open_to_continue(m_dir / kProbesFile, resume->probes_bytes);
+    }
+    return;
+  }
   // fresh csv files with their headers
   if (m_csv) {
     m_history = open_csv(m_dir / kHistoryFile, kHistoryHeader);
@@ -172,6 +198,19 @@ void OutputWriter::flush() {
   flush_checked(m_history, m_dir / kHistoryFile);
   flush_checked(m_bodies, m_dir / kBodiesFile);
   flush_checked(m_probes, m_dir / kProbesFile);
+}
+
+OutputPosition OutputWriter::position() {
+  flush();
+  OutputPosition p;
+  p.times = m_times;
+  p.has_fixed = m_has_fixed;
+  if (m_csv) {
+    p.history_bytes = fs::file_size(m_dir / kHistoryFile);
+    p.bodies_bytes = fs::file_size(m_dir / kBodiesFile);
+    p.probes_bytes = fs::file_size(m_dir / kProbesFile);
+  }
+  return p;
 }
 
 void OutputWriter::write_pvd() const {

@@ -12,17 +12,32 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
 namespace nscd::io {
 
+/// Where the output of a run stands, for a checkpoint: its output times (the pvd entries),
+/// whether fixed.vtu is listed, and the sizes of its csv files once flushed, so that a restart
+/// continues them from that point (a run stopped after the checkpoint may have written more).
+struct OutputPosition {
+  std::vector<double> times;
+  bool has_fixed = false;
+  std::uintmax_t history_bytes = 0, bodies_bytes = 0, probes_bytes = 0;
+};
+
 class OutputWriter {
  public:
-  /// Creates `dir` if needed and starts fresh CSV files with their headers.
+  /// Creates `dir` if needed and starts fresh CSV files with their headers, or, with `resume`,
+  /// continues the output of `dir` from that position: its csv files cut back to the recorded
+  /// sizes, the output index and pvd entries taken from it.
   /// @param vtk, csv  as in the scene's "output" section
-  OutputWriter(std::filesystem::path dir, std::string scene_name, bool vtk, bool csv);
+  /// @throws nscd::InputError if the directory cannot be created, or if a csv file to resume is
+  ///         missing or shorter than recorded.
+  OutputWriter(std::filesystem::path dir, std::string scene_name, bool vtk, bool csv,
+               const OutputPosition* resume = nullptr);
 
   /// Writes bodies_NNNNNN.vtu and contacts_NNNNNN.vtp (NNNNNN = output index, from 0), appends
   /// the rows of bodies.csv and probes.csv for time t, and rewrites the pvd collection.
@@ -40,6 +55,8 @@ class OutputWriter {
 
   /// Flushes the CSV files.
   void flush();
+  /// Flushes the CSV files and returns where the output stands.
+  OutputPosition position();
 
   const std::filesystem::path& dir() const { return m_dir; }
   int n_outputs() const { return m_n_outputs; }
