@@ -62,8 +62,9 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
 
   std::filesystem::path compare_a, compare_b;
-  CLI::App* compare_cmd = app.add_subcommand("compare", "compare two runs of the same scene (B the reference); "
-                                                        "writes compare.csv and compare.png here");
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "compare two runs of the same scene (B the reference); writes compare.csv and compare.png in "
+                 "the current directory");
   compare_cmd->add_option("run_a", compare_a, "output directory of the run compared (A)")->required();
   compare_cmd->add_option("run_b", compare_b, "output directory of the reference run (B)")->required();
 
