@@ -43,8 +43,8 @@ void print_header(const io::RunOutput& a, const io::RunOutput& b, const std::vec
   std::printf("scene: %s\n", b.scene.c_str());
   if (rows.empty()) return;
   const bool interpolated = std::any_of(rows.begin(), rows.end(), [](const HistoryDifference& d) { return d.interpolated; });
-  std::printf("compared at B's %d output times in [%g, %g] s%s\n", rows.front().samples, rows.front().t_first,
-              rows.front().t_last,
+  std::printf("compared over the common interval [%g, %g] s at B's %d output times%s\n", rows.front().t_first,
+              rows.front().t_last, rows.front().samples,
               interpolated ? "; A's output times differ: A is interpolated linearly onto them" : "");
 }
 
