@@ -23,7 +23,10 @@ std::vector<History> read_histories(const std::filesystem::path& file, std::stri
   std::vector<History> histories;
   std::unordered_map<std::string, std::size_t> index;  // name → position in histories
   for (const detail::CsvRow& row : table.rows()) {
-    const double t = table.number(row, time);
+    std::vector<double> numbers(row.cells.size());
+    for (std::size_t col = 0; col < row.cells.size(); ++col)
+      if (col != name) numbers[col] = table.number(row, col);
+    const double t = numbers[time];
     const std::string& n = row.cells[name];
     NSCD_THROW_UNLESS(!n.empty(), "{}:{}: column \"{}\": expected a name, found an empty cell", file.string(), row.line,
                       name_column);
@@ -34,10 +37,7 @@ std::vector<History> read_histories(const std::filesystem::path& file, std::stri
                       "{}:{}: {} \"{}\": expected times increasing strictly, found {} after {}", file.string(),
                       row.line, name_column, n, t, h.times.back());
     h.times.push_back(t);
-    h.values.emplace_back(table.number(row, value[0]), table.number(row, value[1]), table.number(row, value[2]));
-    // the columns not read are numbers too in a well-formed file
-    for (std::size_t col = 0; col < row.cells.size(); ++col)
-      if (col != name) table.number(row, col);
+    h.values.emplace_back(numbers[value[0]], numbers[value[1]], numbers[value[2]]);
   }
   return histories;
 }
