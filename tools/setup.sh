@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 packages=(build-essential cmake python3 libeigen3-dev libtbb-dev libvtk9-dev libspdlog-dev libgtest-dev
-          nlohmann-json3-dev libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev)
+          nlohmann-json3-dev libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev python3-matplotlib)
 
 install_missing() {
   local missing=()

@@ -40,4 +40,10 @@ struct SolveOptions {
 /// error, seconds, status. Not converging is a reported status, not a failure (exit code 0).
 int solve_command(const SolveOptions& options);
 
+/// Compares two output directories of `nscd run` of the same scene, B the reference
+/// (run_comparison.hpp has the formulas): prints a table of the relative L2 differences of the
+/// probe and body histories and of the wall times, writes compare.csv and, when python3 can
+/// import matplotlib, compare.png (tools/plot_compare.py) in the current directory.
+int compare_command(const std::filesystem::path& run_a, const std::filesystem::path& run_b);
+
 }  // namespace nscd::app

@@ -65,13 +65,20 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
 
+  std::filesystem::path compare_a, compare_b;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "compare two runs of the same scene (B the reference); writes compare.csv and compare.png in "
+                 "the current directory");
+  compare_cmd->add_option("run_a", compare_a, "output directory of the run compared (A)")->required();
+  compare_cmd->add_option("run_b", compare_b, "output directory of the reference run (B)")->required();
+
   // a word that is not a command gets a plain answer rather than CLI11's "subcommand required"
   const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
   const auto is_command = [&](const char* word) {
     return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* c) { return c->get_name() == word; });
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve; see nscd --help)\n",
+    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve, compare; see nscd --help)\n",
                  argv[1]);
     return kExitInvalidInput;
   }
@@ -99,6 +106,7 @@ int main(int argc, char** argv) {
       if (!solution_file.empty()) solve.solution = solution_file;
       return nscd::app::solve_command(solve);
     }
+    if (*compare_cmd) return nscd::app::compare_command(compare_a, compare_b);
     return nscd::app::validate_command(validate_scene);
   } catch (const nscd::InputError& e) {
     std::fprintf(stderr, "nscd: error: %s\n", e.what());
