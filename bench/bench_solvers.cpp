@@ -184,6 +184,10 @@ int main(int argc, char** argv) {
         const double tol = kTolerances[t];
         Cell c;
 #ifdef NSCD_WITH_SICONOS
+        if (name == "siconos-prox" && file.stem() == "RockPile_tob1") {
+          cells[t] = "n/a (Siconos 4.4's PROX exhausts the memory: killed)";
+          continue;
+        }
         if (name == "siconos-nsgs" || name == "siconos-prox") {
           const bool nsgs = name == "siconos-nsgs";
           c = timed(repeat, [&] {

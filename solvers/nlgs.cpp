@@ -4,6 +4,7 @@
 #include "nscd/core/logger.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
+#include "solvers/solver_common.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -26,17 +27,6 @@ constexpr int kApplyGrain = 256;
 
 // whether more than one thread may run the sweeps
 bool is_parallel() { return tbb::this_task_arena::max_concurrency() > 1; }
-
-bool is_finite(const FrictionProblem& p) {
-  if (!p.q.allFinite() || !p.mu.allFinite()) return false;
-  for (int i = 0; i < p.nc(); ++i) {
-    if (!p.W.diag(i).allFinite()) return false;
-    bool finite = true;
-    p.W.for_each_offdiag(i, [&](int, const Eigen::Matrix3d& block) { finite = finite && block.allFinite(); });
-    if (!finite) return false;
-  }
-  return true;
-}
 
 // u = W r + q in place, each u_i summed in the order of DelassusMatrix::apply (contacts concurrently)
 void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::VectorXd& u) {
@@ -237,7 +227,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   // flags a non-finite q_loc (or, without sweeps, here too)
   bool finite = p.q.allFinite() && p.mu.allFinite() && result.r.allFinite();
   for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
-  if (!finite || (options.max_iterations == 0 && !is_finite(p))) return non_finite_data();
+  if (!finite || (options.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite_data();
 
   // the order of the sweeps, the problem P renumbered in that order (p itself in index order),
   // and the data of the local solver, computed once; r and u below are in P's numbering
@@ -261,7 +251,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
     const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
-    if (s == 1 && !norms.q_loc_finite && !is_finite(p)) return non_finite_data();
+    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(p, Eigen::VectorXd())) return non_finite_data();
     result.iterations = s;
     error_is_current = false;
     if (!std::isfinite(dr2 + r2)) {

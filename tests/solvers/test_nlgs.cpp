@@ -1,6 +1,7 @@
 #include "solvers/nlgs.hpp"
 
 #include "solvers/error_measure.hpp"
+#include "tests/solvers/fclib_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -257,25 +258,6 @@ TEST(NlgsTest, EmptyProblemConverges) {
 
 // FCLIB local problems from ../shared/data/fclib (see its README.md)
 
-Eigen::MatrixXd dense_from_fclib(const fclib_matrix& m) {
-  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(m.m, m.n);
-  if (m.nz == -1) {
-    // compressed columns: p = column starts, i = row indices
-    for (int j = 0; j < m.n; ++j) {
-      for (int k = m.p[j]; k < m.p[j + 1]; ++k) dense(m.i[k], j) += m.x[k];
-    }
-  } else if (m.nz == -2) {
-    // compressed rows: p = row starts, i = column indices
-    for (int r = 0; r < m.m; ++r) {
-      for (int k = m.p[r]; k < m.p[r + 1]; ++k) dense(r, m.i[k]) += m.x[k];
-    }
-  } else {
-    // triplets as in CSparse: i = row indices, p = column indices
-    for (int k = 0; k < m.nz; ++k) dense(m.i[k], m.p[k]) += m.x[k];
-  }
-  return dense;
-}
-
 struct FclibCase {
   const char* file;
   int max_iterations;  // sweep budget at tolerance 1e-4
@@ -302,7 +284,7 @@ TEST_P(FclibNlgsTest, ReachesTolerance) {
                                                                     fclib_delete_local);
   ASSERT_NE(local, nullptr) << path;
   ASSERT_EQ(local->spacedim, 3);
-  const Eigen::MatrixXd W = dense_from_fclib(*local->W);
+  const Eigen::MatrixXd W = fclib_data::dense_from_fclib(*local->W);
   const Eigen::Index n = W.rows();
   const FrictionProblem p = make_problem(W, Eigen::Map<const Eigen::VectorXd>(local->q, n),
                                          Eigen::Map<const Eigen::VectorXd>(local->mu, n / 3));

@@ -46,16 +46,23 @@ LongRun run(const std::string& scene_name, long steps) {
 // (measured: 6e-12 m on the slope, 2e-13 m on the stack). Memory: the step allocates nothing
 // that lives on once the workspace is sized, so the resident set does not grow; 1 MiB leaves
 // room for the allocator's and the test framework's own bookkeeping.
+// AddressSanitizer keeps freed memory in quarantine, so the resident set grows under it by design
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kMemoryIsMeaningful = false;
+#else
+constexpr bool kMemoryIsMeaningful = true;
+#endif
+
 TEST(LongRun, BlockOnASlopeBelowTheFrictionAngleDoesNotCreep) {
   const LongRun r = run("incline_stick.json", 20000);
   EXPECT_LT(r.drift, 1e-9);
-  EXPECT_LT(r.growth, 1 << 20);
+  if (kMemoryIsMeaningful) EXPECT_LT(r.growth, 1 << 20);
 }
 
 TEST(LongRun, StackOfTenBoxesDoesNotCreep) {
   const LongRun r = run("stack10.json", 20000);
   EXPECT_LT(r.drift, 1e-9);
-  EXPECT_LT(r.growth, 1 << 20);
+  if (kMemoryIsMeaningful) EXPECT_LT(r.growth, 1 << 20);
 }
 
 }  // namespace
