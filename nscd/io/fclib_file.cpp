@@ -1,6 +1,8 @@
 #include "nscd/io/fclib_file.hpp"
 
 #include "nscd/core/error.hpp"
+#include "nscd/io/fclib_structure.hpp"
+#include "nscd/io/hdf5_handle.hpp"
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -36,9 +38,6 @@ SparseMatrix to_sparse(const fclib_matrix& m) {
   sparse.setFromTriplets(entries.begin(), entries.end());
   return sparse;
 }
-
-// HDF5 prints an error stack for every failed call unless told not to
-void silence_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 // whether the HDF5 file has the top-level group `group` (FCLIB's readers print when it lacks)
 bool has_group(const std::string& file, const char* group) {
@@ -121,17 +120,22 @@ FclibProblem read_fclib_problem(const std::filesystem::path& file) {
 
   FclibProblem result;
   if (has_group(name, "/fclib_local")) {
+    check_fclib_structure(name, "/fclib_local");
     const std::unique_ptr<fclib_local, void (*)(fclib_local*)> local(fclib_read_local(name.c_str()),
                                                                       fclib_delete_local);
     NSCD_THROW_UNLESS(local != nullptr, "{}: the fclib_local group cannot be read", name);
+    check_matrix_indices(name, "W", *local->W);
     result.problem = local_problem(name, *local);
     return result;
   }
   NSCD_THROW_UNLESS(has_group(name, "/fclib_global"),
                     "{}: no FCLIB problem in this HDF5 file (expected a fclib_local or fclib_global group)", name);
+  check_fclib_structure(name, "/fclib_global");
   const std::unique_ptr<fclib_global, void (*)(fclib_global*)> global(fclib_read_global(name.c_str()),
                                                                       fclib_delete_global);
   NSCD_THROW_UNLESS(global != nullptr, "{}: the fclib_global group cannot be read", name);
+  check_matrix_indices(name, "M", *global->M);
+  check_matrix_indices(name, "H", *global->H);
   result.problem = condensed_problem(name, *global);
   result.is_global = true;
   return result;

@@ -1,6 +1,7 @@
 #include "nscd/step/checkpoint.hpp"
 
 #include "nscd/core/error.hpp"
+#include "nscd/io/hdf5_handle.hpp"
 
 #include <hdf5.h>
 
@@ -19,25 +20,7 @@ namespace {
 constexpr std::int64_t kFormat = 1;
 constexpr std::size_t kShaLength = 64;
 
-// an HDF5 identifier closed on scope exit
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : m_id(id), m_close(close) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (m_id >= 0) m_close(m_id);
-  }
-  hid_t get() const { return m_id; }
-  bool valid() const { return m_id >= 0; }
 
- private:
-  hid_t m_id;
-  herr_t (*m_close)(hid_t);
-};
-
-// HDF5 prints its own error stack unless told not to; errors are reported as exceptions here
-void silence_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 template <class T>
 hid_t memory_type() {
@@ -52,8 +35,8 @@ template <class T>
 void write_dataset(hid_t file, const char* name, const std::vector<T>& data, hsize_t cols = 0) {
   const hsize_t rows = cols == 0 ? data.size() : data.size() / cols;
   const hsize_t dims[2] = {rows, cols};
-  Handle space(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose);
-  Handle set(H5Dcreate2(file, name, memory_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  io::Hdf5Handle space(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose);
+  io::Hdf5Handle set(H5Dcreate2(file, name, memory_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
   const T dummy{};
   if (!set.valid() ||
       H5Dwrite(set.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.empty() ? &dummy : data.data()) < 0)
@@ -66,9 +49,9 @@ std::vector<T> read_dataset(hid_t file, const fs::path& path, const char* name, 
   auto bad = [&](const std::string& what) {
     return InputError(fmt::format("{}: not a checkpoint of this scene: dataset '{}' {}", path.string(), name, what));
   };
-  Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
+  io::Hdf5Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
   if (!set.valid()) throw bad("is missing");
-  Handle space(H5Dget_space(set.get()), H5Sclose);
+  io::Hdf5Handle space(H5Dget_space(set.get()), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   hsize_t dims[2] = {0, 0};
   if (rank != (cols == 0 ? 1 : 2) || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
@@ -115,11 +98,11 @@ std::vector<Eigen::VectorXd> split(const std::vector<double>& all, const Model& 
 }  // namespace
 
 void write_checkpoint(const fs::path& file, const Checkpoint& c) {
-  silence_hdf5();
+  io::silence_hdf5();
   const State& s = c.state;
   const fs::path tmp = file.string() + ".tmp";
   {
-    Handle h5(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    io::Hdf5Handle h5(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     if (!h5.valid()) throw Error(fmt::format("cannot create checkpoint '{}'", tmp.string()));
     const hid_t f = h5.get();
     write_dataset(f, "format", std::vector<std::int64_t>{kFormat});
@@ -156,11 +139,11 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
 }
 
 Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
-  silence_hdf5();
+  io::silence_hdf5();
   if (!fs::is_regular_file(file)) throw InputError(fmt::format("{}: checkpoint file not found", file.string()));
   if (H5Fis_hdf5(file.c_str()) <= 0)
     throw InputError(fmt::format("{}: not a checkpoint: not an HDF5 file, or a corrupted one", file.string()));
-  Handle h5(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  io::Hdf5Handle h5(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!h5.valid()) throw InputError(fmt::format("{}: not a checkpoint: HDF5 cannot open it", file.string()));
   const hid_t f = h5.get();
   if (read_dataset<std::int64_t>(f, file, "format", 1)[0] != kFormat)

@@ -17,6 +17,8 @@ extern "C" {
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace nscd::io {
 namespace {
@@ -101,6 +103,89 @@ TEST(FclibFile, BadFilesAreInputErrorsNamingTheFile) {
   const std::string no_problem = message(empty);
   EXPECT_NE(no_problem.find(empty.string()), std::string::npos) << no_problem;
   EXPECT_NE(no_problem.find("no FCLIB problem"), std::string::npos) << no_problem;
+}
+
+// A valid problem file altered in one place, as tools/fuzz.sh's first finding was (W/x missing:
+// libfclib then ended the process with exit(1)). Each alteration must be an InputError naming
+// the file and the dataset, before libfclib reads anything.
+class DamagedFclibFile : public testing::Test {
+ protected:
+  // the valid file, then `alter` applied to it through HDF5
+  std::string damaged(const std::string& name, void (*alter)(hid_t file)) {
+    const fs::path file = temp_file("damaged_" + name + ".hdf5");
+    fs::remove(file);
+    write_fclib_solution(file, small_problem(), Eigen::VectorXd::Zero(6), Eigen::VectorXd::Zero(6));
+    const hid_t h5 = H5Fopen(file.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    alter(h5);
+    H5Fclose(h5);
+    try {
+      read_fclib_problem(file);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+      return e.what();
+    }
+    return "no error";
+  }
+};
+
+// replaces the dataset `path` by `values` (doubles) or `ints`
+void replace_doubles(hid_t h5, const char* path, const std::vector<double>& values) {
+  H5Ldelete(h5, path, H5P_DEFAULT);
+  const hsize_t n = values.size();
+  const hid_t space = H5Screate_simple(1, &n, nullptr);
+  const hid_t set = H5Dcreate2(h5, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Dclose(set);
+  H5Sclose(space);
+}
+
+void replace_ints(hid_t h5, const char* path, const std::vector<int>& values) {
+  H5Ldelete(h5, path, H5P_DEFAULT);
+  const hsize_t n = values.size();
+  const hid_t space = H5Screate_simple(1, &n, nullptr);
+  const hid_t set = H5Dcreate2(h5, path, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(set, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Dclose(set);
+  H5Sclose(space);
+}
+
+TEST_F(DamagedFclibFile, MissingValuesOfW) {
+  const std::string e = damaged("no_x", [](hid_t h5) { H5Ldelete(h5, "/fclib_local/W/x", H5P_DEFAULT); });
+  EXPECT_NE(e.find("'/fclib_local/W/x' is missing"), std::string::npos) << e;
+}
+
+TEST_F(DamagedFclibFile, CompressedStartsLongerThanTheBufferLibfclibAllocates) {
+  // W is 6 × 6 in compressed columns: 7 starts; 9 would overflow libfclib's buffer
+  const std::string e = damaged("long_p", [](hid_t h5) { replace_ints(h5, "/fclib_local/W/p", {0, 1, 2, 3, 4, 5, 6, 7, 8}); });
+  EXPECT_NE(e.find("'/fclib_local/W/p' has 9 elements, expected 7"), std::string::npos) << e;
+}
+
+TEST_F(DamagedFclibFile, FrictionCoefficientsOfTheWrongCountOrType) {
+  const std::string count = damaged("mu_count", [](hid_t h5) { replace_doubles(h5, "/fclib_local/vectors/mu", {0.3, 0.3, 0.3}); });
+  EXPECT_NE(count.find("'/fclib_local/vectors/mu' has 3 elements, expected 2"), std::string::npos) << count;
+  const std::string type = damaged("mu_type", [](hid_t h5) { replace_ints(h5, "/fclib_local/vectors/mu", {1, 1}); });
+  EXPECT_NE(type.find("'/fclib_local/vectors/mu' has the wrong type"), std::string::npos) << type;
+}
+
+TEST_F(DamagedFclibFile, ZeroSpaceDimension) {
+  // libfclib divides W's row count by it
+  const std::string e = damaged("spacedim", [](hid_t h5) { replace_ints(h5, "/fclib_local/spacedim", {0}); });
+  EXPECT_NE(e.find("'/fclib_local/spacedim' is 0, expected 2 or 3"), std::string::npos) << e;
+}
+
+TEST_F(DamagedFclibFile, RowIndexOutsideTheMatrix) {
+  // the count is right, the value is not: found once libfclib has read W
+  const std::string e = damaged("row_index", [](hid_t h5) {
+    const hid_t set = H5Dopen2(h5, "/fclib_local/W/i", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(set);
+    std::vector<int> rows(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    H5Dread(set, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data());
+    rows[0] = 6;
+    H5Dwrite(set, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data());
+    H5Sclose(space);
+    H5Dclose(set);
+  });
+  EXPECT_NE(e.find("matrix W (6 × 6) has index 0 = 6, outside 0 to 5"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -56,13 +56,17 @@ constexpr bool kMemoryIsMeaningful = true;
 TEST(LongRun, BlockOnASlopeBelowTheFrictionAngleDoesNotCreep) {
   const LongRun r = run("incline_stick.json", 20000);
   EXPECT_LT(r.drift, 1e-9);
-  if (kMemoryIsMeaningful) EXPECT_LT(r.growth, 1 << 20);
+  if (kMemoryIsMeaningful) {
+    EXPECT_LT(r.growth, 1 << 20);
+  }
 }
 
 TEST(LongRun, StackOfTenBoxesDoesNotCreep) {
   const LongRun r = run("stack10.json", 20000);
   EXPECT_LT(r.drift, 1e-9);
-  if (kMemoryIsMeaningful) EXPECT_LT(r.growth, 1 << 20);
+  if (kMemoryIsMeaningful) {
+    EXPECT_LT(r.growth, 1 << 20);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+// libFuzzer target: a scene file as the fuzzer writes it, through everything `nscd validate`
+// does before it prints (read_scene, build_model, initial_state). Bad input must end in
+// nscd::InputError; any other exception, a crash or a sanitizer report is a finding.
+//
+//   tools/fuzz.sh   (builds with clang, seeds the corpus from scenes/, runs a fixed count)
+
+#include "nscd/core/error.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/step/build_model.hpp"
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("nscd_fuzz_scene_" + std::to_string(getpid()) + ".json");
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
+                                                                static_cast<std::streamsize>(size));
+  try {
+    const nscd::io::Scene scene = nscd::io::read_scene(file);
+    const nscd::Model model = nscd::build_model(scene);
+    nscd::initial_state(model, scene);
+  } catch (const nscd::InputError&) {
+    // the expected outcome of bad input
+  }
+  return 0;
+}
