@@ -73,13 +73,15 @@ std::string format(const Cell& c) {
   return buffer;
 }
 
+// the fastest of `repeat` runs; a run that timed itself (Cell::ms > 0, the Siconos driver alone,
+// without the conversion of W into its storage) keeps its own time
 template <class F>
 Cell timed(int repeat, F&& run) {
   Cell best;
   for (int k = 0; k < repeat; ++k) {
     const auto start = std::chrono::steady_clock::now();
     Cell c = run();
-    c.ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (c.ms == 0.0) c.ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (k == 0 || c.ms < best.ms) best = c;
   }
   return best;
@@ -122,8 +124,10 @@ Cell siconos(const sv::FrictionProblem& p, int solver_id, double tolerance, int 
   options->dparam[SICONOS_DPARAM_TOL] = tolerance;
   options->iparam[SICONOS_IPARAM_MAX_ITER] = max_iterations;
   Eigen::VectorXd r = Eigen::VectorXd::Zero(n), u = Eigen::VectorXd::Zero(n);
+  const auto start = std::chrono::steady_clock::now();
   const int info = fc3d_driver(problem, r.data(), u.data(), options);
   Cell c;
+  c.ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   c.iterations = options->iparam[SICONOS_IPARAM_ITER_DONE];
   const Eigen::VectorXd u_check = p.W.apply(r) + p.q;
   c.error = sv::error_measure(p, r, u_check);
