@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
+#include "nscd/io/vtk_files.hpp"
 
 #include <gmsh.h>
 
@@ -176,22 +177,11 @@ ffr::Mesh read_gmsh(const fs::path& file) {
 
 // ---- VTK -------------------------------------------------------------------------------
 
-// vtk errors are collected here instead of being printed by vtkOutputWindow
-void collect_vtk_message(vtkObject*, unsigned long event, void* client, void* call) {
-  const char* text = static_cast<const char*>(call);
-  if (event == vtkCommand::ErrorEvent) {
-    auto& errors = *static_cast<std::string*>(client);
-    errors += text ? text : "unknown VTK error";
-  } else {
-    logger().warn("VTK: {}", text ? text : "");
-  }
-}
-
 ffr::Mesh read_vtu(const fs::path& file) {
   const std::string name = file.string();
   std::string errors;
   vtkNew<vtkCallbackCommand> on_message;
-  on_message->SetCallback(&collect_vtk_message);
+  on_message->SetCallback(&detail::collect_vtk_message);
   on_message->SetClientData(&errors);
 
   vtkNew<vtkXMLUnstructuredGridReader> reader;

@@ -65,24 +65,13 @@ vtkSmartPointer<vtkPoints> points_of(const std::vector<Vec3>& p) {
   return points;
 }
 
-// vtk warnings and errors are collected here instead of being printed by vtkOutputWindow
-void collect_message(vtkObject*, unsigned long event, void* client, void* call) {
-  const char* text = static_cast<const char*>(call);
-  if (event == vtkCommand::ErrorEvent) {
-    auto& errors = *static_cast<std::string*>(client);
-    errors += text ? text : "unknown VTK error";
-  } else {
-    logger().warn("VTK: {}", text ? text : "");
-  }
-}
-
 // writes `data` to path.tmp with the XML writer Writer, then renames it to path
 template <class Writer>
 void write_xml(const fs::path& path, vtkDataObject* data) {
   const fs::path tmp = temporary_path(path);
   std::string errors;
   vtkNew<vtkCallbackCommand> on_message;
-  on_message->SetCallback(&collect_message);
+  on_message->SetCallback(&collect_vtk_message);
   on_message->SetClientData(&errors);
 
   // binary appended data (not base64), zlib level 1 (as small as level 5 here, ~2x faster),
@@ -110,6 +99,16 @@ void write_xml(const fs::path& path, vtkDataObject* data) {
 }
 
 }  // namespace
+
+void collect_vtk_message(vtkObject*, unsigned long event, void* client, void* call) {
+  const char* text = static_cast<const char*>(call);
+  if (event == vtkCommand::ErrorEvent) {
+    auto& errors = *static_cast<std::string*>(client);
+    errors += text ? text : "unknown VTK error";
+  } else {
+    logger().warn("VTK: {}", text ? text : "");
+  }
+}
 
 fs::path temporary_path(const fs::path& path) {
   fs::path tmp = path;

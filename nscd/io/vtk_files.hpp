@@ -10,6 +10,8 @@
 
 #include <filesystem>
 
+class vtkObject;
+
 namespace nscd::io::detail {
 
 /// Writes `frame` as a vtkUnstructuredGrid (.vtu): cell data `body_id`, `model` (and
@@ -22,6 +24,11 @@ void write_body_mesh(const std::filesystem::path& path, const BodyMeshFrame& fra
 /// `body_b`. An empty frame gives a valid file with no points.
 /// @throws nscd::Error if the frame's arrays are inconsistent or the file cannot be written
 void write_contacts(const std::filesystem::path& path, const ContactFrame& frame);
+
+/// A vtkCallbackCommand callback for a reader's or writer's ErrorEvent and WarningEvent: errors
+/// are appended to the std::string passed as client data, warnings are logged, instead of being
+/// printed by vtkOutputWindow.
+void collect_vtk_message(vtkObject* caller, unsigned long event, void* client, void* call);
 
 /// The temporary name `<path>.tmp` that atomic writes go through.
 std::filesystem::path temporary_path(const std::filesystem::path& path);
