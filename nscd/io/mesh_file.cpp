@@ -1,7 +1,6 @@
 #include "nscd/io/mesh_file.hpp"
 
 #include "nscd/core/error.hpp"
-#include "nscd/core/logger.hpp"
 #include "nscd/io/vtk_files.hpp"
 
 #include <gmsh.h>
