@@ -62,8 +62,10 @@ std::int64_t cell_of(double x, double inv_cell) {
 
 // closed boxes overlap; & rather than && for a single, better predicted branch
 bool overlap(const Aabb& a, const Aabb& b) {
-  return (a.lo.x() <= b.hi.x()) & (b.lo.x() <= a.hi.x()) & (a.lo.y() <= b.hi.y()) &
-         (b.lo.y() <= a.hi.y()) & (a.lo.z() <= b.hi.z()) & (b.lo.z() <= a.hi.z());
+  const int x = static_cast<int>(a.lo.x() <= b.hi.x()) & static_cast<int>(b.lo.x() <= a.hi.x());
+  const int y = static_cast<int>(a.lo.y() <= b.hi.y()) & static_cast<int>(b.lo.y() <= a.hi.y());
+  const int z = static_cast<int>(a.lo.z() <= b.hi.z()) & static_cast<int>(b.lo.z() <= a.hi.z());
+  return (x & y & z) != 0;
 }
 
 std::uint64_t cell_key(std::int64_t i, std::int64_t j, std::int64_t k) {
