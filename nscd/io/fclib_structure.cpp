@@ -4,7 +4,9 @@
 #include "nscd/io/hdf5_handle.hpp"
 
 #include <hdf5.h>
+#include <hdf5_hl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -24,13 +26,25 @@ class Checker {
   // whether `path` names an object of the given type (every level of the path is checked)
   bool exists(const std::string& path, H5O_type_t type) const {
     for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-      const std::string prefix = path.substr(0, slash);
-      if (H5Lexists(m_h5, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+      if (H5Lexists(m_h5, path.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
       if (slash == std::string::npos) break;
     }
     H5O_info_t info;
     if (H5Oget_info_by_name(m_h5, path.c_str(), &info, H5P_DEFAULT) < 0) return false;
     return info.type == type;
+  }
+
+  // libfclib's test for an optional dataset `name` of `group`: H5LTfind_dataset, which is true
+  // on an error too (a damaged group), and then the dataset is read
+  bool found_by_libfclib(const std::string& group, const char* name) const {
+    Hdf5Handle g(H5Gopen2(m_h5, group.c_str(), H5P_DEFAULT), H5Gclose);
+    return g.valid() && H5LTfind_dataset(g.get(), name) != 0;
+  }
+
+  // libfclib's test for an optional group: H5Gopen succeeds
+  bool opens_as_group(const std::string& path) const {
+    Hdf5Handle g(H5Gopen2(m_h5, path.c_str(), H5P_DEFAULT), H5Gclose);
+    return g.valid();
   }
 
   void require_group(const std::string& path) const {
@@ -56,6 +70,14 @@ class Checker {
     if (n < least || n > most)
       fail(path, least == most ? fmt::format("has {} elements, expected {}", n, least)
                                : fmt::format("has {} elements, expected {} to {}", n, least, most));
+    // the data themselves: a file whose metadata are sound may still hold unreadable blocks,
+    // and libfclib would stop the process on reading them
+    if (cls == H5T_STRING && H5Tis_variable_str(type.get()) != 0) fail(path, "is a variable-length string");
+    const std::size_t bytes = cls == H5T_STRING ? H5Tget_size(type.get()) : sizeof(double);
+    std::vector<unsigned char> data(std::max<std::size_t>(1, bytes * static_cast<std::size_t>(n)));
+    const hid_t memory = cls == H5T_INTEGER ? H5T_NATIVE_INT64 : cls == H5T_FLOAT ? H5T_NATIVE_DOUBLE : type.get();
+    if (n > 0 && H5Dread(set.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+      fail(path, "cannot be read (damaged data)");
     return static_cast<long>(n);
   }
 
@@ -65,7 +87,7 @@ class Checker {
     Hdf5Handle set(H5Dopen2(m_h5, path.c_str(), H5P_DEFAULT), H5Dclose);
     std::vector<std::int64_t> values(static_cast<std::size_t>(count));
     if (count > 0 && H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-      fail(path, "cannot be read");
+      fail(path, "cannot be read (damaged data)");
     return values;
   }
 
@@ -98,10 +120,10 @@ class Checker {
     }
     dataset(g + "/i", H5T_INTEGER, used, nz >= 0 ? nz : nzmax);
     dataset(g + "/x", H5T_FLOAT, used, nzmax);
-    if (exists(g + "/conditioning", H5O_TYPE_DATASET)) {
+    if (found_by_libfclib(g, "conditioning")) {
       for (const char* name : {"conditioning", "sparsity", "determinant"}) dataset(g + "/" + name, H5T_FLOAT, 1);
       dataset(g + "/rank", H5T_INTEGER, 1);
-      if (exists(g + "/comment", H5O_TYPE_DATASET)) dataset(g + "/comment", H5T_STRING, std::nullopt);
+      if (found_by_libfclib(g, "comment")) dataset(g + "/comment", H5T_STRING, 1);
     }
     return {m, n};
   }
@@ -120,9 +142,9 @@ class Checker {
 
   void info(const std::string& root) const {
     const std::string g = root + "/info";
-    if (!exists(g, H5O_TYPE_GROUP)) return;
+    if (!opens_as_group(g)) return;
     for (const char* name : {"title", "description", "math_info"})
-      if (exists(g + "/" + name, H5O_TYPE_DATASET)) dataset(g + "/" + name, H5T_STRING, std::nullopt);
+      if (found_by_libfclib(g, name)) dataset(g + "/" + name, H5T_STRING, 1);
   }
 
  private:
@@ -141,7 +163,7 @@ void check_fclib_structure(const std::string& file, const std::string& root) {
   const std::string vectors = root + "/vectors";
   if (root == "/fclib_local") {
     const Checker::Sizes W = c.matrix(root + "/W");
-    const bool has_v = c.exists(root + "/V", H5O_TYPE_GROUP);
+    const bool has_v = c.opens_as_group(root + "/V");
     std::optional<Checker::Sizes> R;
     if (has_v) {
       c.matrix(root + "/V");
@@ -155,7 +177,7 @@ void check_fclib_structure(const std::string& file, const std::string& root) {
     const Checker::Sizes M = c.matrix(root + "/M");
     const Checker::Sizes H = c.matrix(root + "/H");
     std::optional<Checker::Sizes> G;
-    if (c.exists(root + "/G", H5O_TYPE_GROUP)) G = c.matrix(root + "/G");
+    if (c.opens_as_group(root + "/G")) G = c.matrix(root + "/G");
     c.require_group(vectors);
     c.dataset(vectors + "/f", H5T_FLOAT, M.m);
     c.dataset(vectors + "/w", H5T_FLOAT, H.n);

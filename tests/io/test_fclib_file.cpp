@@ -173,6 +173,15 @@ TEST_F(DamagedFclibFile, ZeroSpaceDimension) {
   EXPECT_NE(e.find("'/fclib_local/spacedim' is 0, expected 2 or 3"), std::string::npos) << e;
 }
 
+TEST_F(DamagedFclibFile, InfoTitleThatIsNotAString) {
+  // libfclib reads any member named "title" of an info group as a string (fuzzer's second finding)
+  const std::string e = damaged("info_title", [](hid_t h5) {
+    H5Gclose(H5Gcreate2(h5, "/fclib_local/info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Gclose(H5Gcreate2(h5, "/fclib_local/info/title", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  });
+  EXPECT_NE(e.find("'/fclib_local/info/title' is missing (expected a string)"), std::string::npos) << e;
+}
+
 TEST_F(DamagedFclibFile, RowIndexOutsideTheMatrix) {
   // the count is right, the value is not: found once libfclib has read W
   const std::string e = damaged("row_index", [](hid_t h5) {
