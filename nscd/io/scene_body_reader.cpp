@@ -146,10 +146,20 @@ Motion read_motion(const Value& v, const fs::path& scene_dir) {
   return m;
 }
 
+// hexahedra of one subdivided box at most: a million (3·10⁶ unknowns, gigabytes of factorised
+// stiffness) is far beyond what a floating-frame or reference block needs, and a typo such as
+// [2000, 2000, 2000] must not exhaust the memory
+constexpr long kMaxElementsPerBody = 1'000'000;
+
 std::array<int, 3> read_elements(const Value& v) {
   const std::vector<Value> items = v.items();
   if (items.size() != 3) v.fail_expected("3 positive integers [nx, ny, nz]");
-  return {items[0].integer_at_least(1), items[1].integer_at_least(1), items[2].integer_at_least(1)};
+  const std::array<int, 3> n{items[0].integer_at_least(1), items[1].integer_at_least(1), items[2].integer_at_least(1)};
+  const double total = static_cast<double>(n[0]) * n[1] * n[2];  // exact below 2⁵³, no overflow
+  if (total > static_cast<double>(kMaxElementsPerBody))
+    v.fail(fmt::format("{} × {} × {} = {} hexahedra; expected at most {} per body", n[0], n[1], n[2], total,
+                       kMaxElementsPerBody));
+  return n;
 }
 
 }  // namespace

@@ -360,6 +360,13 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
        "bodies[0].motion.velocity.angular_frequency: expected a positive number"},
       {[](json& s) { s["bodies"][1]["elements"] = {2, 2, 2}; }, "bodies[1].elements: \"elements\" applies only"},
       {[](json& s) { s["bodies"][1]["model"] = "ffr"; }, "bodies[1].material: material \"stone\" needs \"young\""},
+      {[](json& s) {
+         s["materials"]["stone"]["young"] = 1e9;
+         s["materials"]["stone"]["poisson"] = 0.2;
+         s["bodies"][1]["model"] = "ffr";
+         s["bodies"][1]["elements"] = {2000, 2000, 2000};
+       },
+       "bodies[1].elements: 2000 × 2000 × 2000 = 8000000000 hexahedra; expected at most 1000000 per body"},
       {[](json& s) { s["bodies"][1]["shape"] = {{"mesh", "block.msh"}}; }, "bodies[1].shape.mesh: a mesh shape needs"},
       {[](json& s) { s["bodies"][0]["velocity"] = {1, 0, 0}; }, "bodies[0].velocity: a fixed body"},
       {[](json& s) { s["bodies"][1]["shape"]["sphere"] = 1; }, "bodies[1].shape: expected exactly one of"},
