@@ -1,7 +1,7 @@
 #include "nscd/io/fclib_file.hpp"
 
 #include "nscd/core/error.hpp"
-#include "nscd/io/fclib_structure.hpp"
+#include "nscd/io/fclib_hdf5.hpp"
 #include "nscd/io/hdf5_handle.hpp"
 
 #include <Eigen/SparseCholesky>
@@ -39,15 +39,6 @@ SparseMatrix to_sparse(const fclib_matrix& m) {
   return sparse;
 }
 
-// whether the HDF5 file has the top-level group `group` (FCLIB's readers print when it lacks)
-bool has_group(const std::string& file, const char* group) {
-  const hid_t id = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) return false;
-  const bool found = H5Lexists(id, group, H5P_DEFAULT) > 0;
-  H5Fclose(id);
-  return found;
-}
-
 solvers::FrictionProblem local_problem(const std::string& name, const fclib_local& local) {
   NSCD_THROW_UNLESS(local.spacedim == 3, "{}: a {}-dimensional problem; nscd solves three-dimensional ones", name,
                     local.spacedim);
@@ -70,8 +61,6 @@ solvers::FrictionProblem condensed_problem(const std::string& name, const fclib_
   NSCD_THROW_UNLESS(global.M != nullptr && global.H != nullptr && global.f != nullptr && global.w != nullptr &&
                         global.mu != nullptr,
                     "{}: the global problem lacks M, H, f, w or mu", name);
-  NSCD_THROW_UNLESS(global.G == nullptr || global.G->n == 0,
-                    "{}: the global problem has equality constraints (G, b), which nscd does not solve", name);
   const SparseMatrix M = to_sparse(*global.M), H = to_sparse(*global.H);
   NSCD_THROW_UNLESS(M.rows() == M.cols() && H.rows() == M.rows() && H.cols() % 3 == 0,
                     "{}: M is {}×{} and H {}×{}; expected M n×n and H n×(3 × contacts)", name, M.rows(), M.cols(),
@@ -118,26 +107,31 @@ FclibProblem read_fclib_problem(const std::filesystem::path& file) {
   silence_hdf5();
   NSCD_THROW_UNLESS(H5Fis_hdf5(name.c_str()) > 0, "{}: not an HDF5 file (expected an FCLIB problem)", name);
 
+  // read by fclib_hdf5.hpp, then viewed through libfclib's structs
+  FclibData data = read_fclib_data(name);
   FclibProblem result;
-  if (has_group(name, "/fclib_local")) {
-    check_fclib_structure(name, "/fclib_local");
-    const std::unique_ptr<fclib_local, void (*)(fclib_local*)> local(fclib_read_local(name.c_str()),
-                                                                      fclib_delete_local);
-    NSCD_THROW_UNLESS(local != nullptr, "{}: the fclib_local group cannot be read", name);
-    check_matrix_indices(name, "W", *local->W);
-    result.problem = local_problem(name, *local);
+  result.is_global = data.is_global;
+  if (!data.is_global) {
+    fclib_matrix W = data.W.view();
+    fclib_local local{};
+    local.spacedim = data.spacedim;
+    local.W = &W;
+    local.q = data.q.data();
+    local.mu = data.mu.data();
+    result.problem = local_problem(name, local);
     return result;
   }
-  NSCD_THROW_UNLESS(has_group(name, "/fclib_global"),
-                    "{}: no FCLIB problem in this HDF5 file (expected a fclib_local or fclib_global group)", name);
-  check_fclib_structure(name, "/fclib_global");
-  const std::unique_ptr<fclib_global, void (*)(fclib_global*)> global(fclib_read_global(name.c_str()),
-                                                                      fclib_delete_global);
-  NSCD_THROW_UNLESS(global != nullptr, "{}: the fclib_global group cannot be read", name);
-  check_matrix_indices(name, "M", *global->M);
-  check_matrix_indices(name, "H", *global->H);
-  result.problem = condensed_problem(name, *global);
-  result.is_global = true;
+  NSCD_THROW_UNLESS(!data.has_equality_constraints,
+                    "{}: the global problem has equality constraints (G, b), which nscd does not solve", name);
+  fclib_matrix M = data.M.view(), H = data.H.view();
+  fclib_global global{};
+  global.spacedim = data.spacedim;
+  global.M = &M;
+  global.H = &H;
+  global.f = data.f.data();
+  global.w = data.w.data();
+  global.mu = data.mu.data();
+  result.problem = condensed_problem(name, global);
   return result;
 }
 

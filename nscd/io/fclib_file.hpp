@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Frictional contact problems in FCLIB's HDF5 format [Acary et al. 2014], through Debian's
-/// libfclib. A local problem (W, q, μ) is read as is; a global problem
+/// Frictional contact problems in FCLIB's HDF5 format [Acary et al. 2014]: read by fclib_hdf5.hpp
+/// (checked piece by piece; Debian's libfclib stops the process on damaged files), written
+/// through libfclib. A local problem (W, q, μ) is read as is; a global problem
 ///
 ///  (1) M v = H r + f,   u = Hᵀ v + w
 ///

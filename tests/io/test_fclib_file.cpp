@@ -105,9 +105,9 @@ TEST(FclibFile, BadFilesAreInputErrorsNamingTheFile) {
   EXPECT_NE(no_problem.find("no FCLIB problem"), std::string::npos) << no_problem;
 }
 
-// A valid problem file altered in one place, as tools/fuzz.sh's first finding was (W/x missing:
-// libfclib then ended the process with exit(1)). Each alteration must be an InputError naming
-// the file and the dataset, before libfclib reads anything.
+// A valid problem file altered in one place, as tools/fuzz.sh's findings were (W/x missing, a
+// damaged info group: libfclib's reader ended the process with exit(1)). Each alteration must be
+// an InputError naming the file and the dataset (fclib_hdf5.hpp).
 class DamagedFclibFile : public testing::Test {
  protected:
   // the valid file, then `alter` applied to it through HDF5
@@ -122,9 +122,9 @@ class DamagedFclibFile : public testing::Test {
       read_fclib_problem(file);
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
-      return e.what();
+      return std::string(e.what());
     }
-    return "no error";
+    return std::string("no error");
   }
 };
 
@@ -173,13 +173,13 @@ TEST_F(DamagedFclibFile, ZeroSpaceDimension) {
   EXPECT_NE(e.find("'/fclib_local/spacedim' is 0, expected 2 or 3"), std::string::npos) << e;
 }
 
-TEST_F(DamagedFclibFile, InfoTitleThatIsNotAString) {
-  // libfclib reads any member named "title" of an info group as a string (fuzzer's second finding)
+TEST_F(DamagedFclibFile, InfoTitleThatIsNotAStringIsIgnored) {
+  // libfclib stopped the process on it (the fuzzer's second finding); nscd does not read info
   const std::string e = damaged("info_title", [](hid_t h5) {
     H5Gclose(H5Gcreate2(h5, "/fclib_local/info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     H5Gclose(H5Gcreate2(h5, "/fclib_local/info/title", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   });
-  EXPECT_NE(e.find("'/fclib_local/info/title' is missing (expected a string)"), std::string::npos) << e;
+  EXPECT_EQ(e, "no error");
 }
 
 TEST_F(DamagedFclibFile, RowIndexOutsideTheMatrix) {
@@ -194,7 +194,7 @@ TEST_F(DamagedFclibFile, RowIndexOutsideTheMatrix) {
     H5Sclose(space);
     H5Dclose(set);
   });
-  EXPECT_NE(e.find("matrix W (6 × 6) has index 0 = 6, outside 0 to 5"), std::string::npos) << e;
+  EXPECT_NE(e.find("'/fclib_local/W/i' holds 6 at 0, expected 0 to 5"), std::string::npos) << e;
 }
 
 }  // namespace
