@@ -100,7 +100,6 @@ int solve_tl_bodies(const Model& m, const State& s, const std::vector<Deformable
                                                    ffr::FirstTangent::Reuse, *data.tangent);
     data.lambda_next = solve.lambda;
     data.lambda_free = solve.lambda - response;
-    data.iterations = solve.iterations;
     data.converged = data.converged && solve.converged;
     iterations[n] = solve.iterations;
   });

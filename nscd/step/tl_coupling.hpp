@@ -44,7 +44,7 @@ struct TlStepData {
   Eigen::VectorXd lambda_next;   // λ₊(r) for the current impulses
   std::shared_ptr<Eigen::SimplicialLDLT<ffr::SparseMatrix>> tangent;  // TL: last A_T (kept over the run)
   std::vector<ffr::MatrixX3> node_responses;  // A_T⁻¹ E_k when first needed (TL: this step; linear: the run)
-  int iterations = 0;            // TL: tangent factorisations of the step's last solve
+  int iterations = 0;            // TL: tangent factorisations of the free solve
   bool converged = true;         // TL: Newton met the tolerance at every solve of the step
 };
 
