@@ -95,6 +95,7 @@ TlSolve solve_velocity(const TlBody& body, const Eigen::VectorXd& psi, const Eig
     const Eigen::VectorXd R = body.mass_damping * out.lambda + 0.5 * h * f - base - P;
     const double scale = std::max({out.lambda.norm(), lambda.norm(), floor});
     out.converged = R.cwiseProduct(body.inverse_diagonal).norm() <= std::max(tolerance * scale, roundoff);
+    if (out.converged && tangent.rows() == R.rows()) out.lambda -= tangent.solve(R);  // its last, cheap, correction
     if (out.converged || it == max_iterations) break;
     if (it > 0 || first == FirstTangent::Fresh) {
       // eq. (2): the consistent tangent at ψ₊

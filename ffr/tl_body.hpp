@@ -20,7 +20,9 @@
 /// until the residual, as a velocity, is small:
 ///  (3) ‖D⁻¹ R(λ₊)‖ ≤ max(tolerance · max(‖λ₊‖, ‖λ‖, √(3nn) · 1 mm/s), √(3nn) · 8 ε L / h),
 ///      D = diag(M + h/2 C + h²/4 K), L the diagonal of the mesh's bounding box,
-/// tested before each factorisation, so that a converged guess costs none. The last term is the
+/// tested before each factorisation, so that a converged guess costs none; the accepted λ₊ still
+/// gets the correction −A_T⁻¹ R with the tangent last factorised (one solve), so that what is
+/// left of R, which would accumulate over the steps as a momentum error, is second order. The last term is the
 /// rounding of R: SVK's strain ½(FᵀF − I) is rounded by ~ε, which D⁻¹ h/2 f turns into ~ε Δx / h.
 /// Linear momentum is conserved exactly by (1) without P and F_g (Σ_k f_k = 0); angular
 /// momentum up to the trapezoidal rule's O(h²) error.
