@@ -100,6 +100,31 @@ double svk_strain_energy(const Mesh& mesh, double young, double poisson, const E
   return svk_strain_energy(mesh, cell_quadrature(mesh), young, poisson, u);
 }
 
+Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                                    const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
+  NSCD_DEMAND(u.size() == 3 * mesh.nn() && v.size() == u.size());
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  const int npc = mesh.nodes_per_cell();
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(u.size());
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    const auto nodes = mesh.cell(c);
+    for (int q = 0; q < cq.nq; ++q) {
+      const std::size_t k = static_cast<std::size_t>(c) * cq.nq + q;
+      const ShapeGradients& G = cq.dN_dX[k];
+      // F, S of eqs. (1)–(2), ∇v and dE, dS of eq. (7)
+      const Mat3 F = deformation_gradient(mesh, c, G, u);
+      const Mat3 E = green_lagrange(F);
+      const Mat3 S = lambda * E.trace() * Mat3::Identity() + 2.0 * mu * E;
+      const Mat3 grad_v = deformation_gradient(mesh, c, G, v) - Mat3::Identity();
+      const Mat3 FtG = F.transpose() * grad_v;
+      const Mat3 dE = 0.5 * (FtG + FtG.transpose());
+      const Mat3 dP = grad_v * S + F * (lambda * dE.trace() * Mat3::Identity() + 2.0 * mu * dE);
+      for (int a = 0; a < npc; ++a) out.segment<3>(3 * nodes[a]) += cq.dV[k] * (dP * G.row(a).transpose());
+    }
+  }
+  return out;
+}
+
 std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
   NSCD_DEMAND(u.size() == 3 * mesh.nn());
   const auto [lambda, mu] = lame_constants(young, poisson);

@@ -11,6 +11,8 @@
 ///                          + λ (F∇N_a)(F∇N_b)ᵀ + μ (F∇N_b)(F∇N_a)ᵀ + μ (∇N_a·∇N_b) F Fᵀ] dV0
 ///                                                                 (material)
 ///  (6) σ = J⁻¹ F S Fᵀ, J = det F                                  (Cauchy stress)
+///  (7) K_T v = ∫ [∇v S + F (λ tr(dE) I + 2μ dE)] ∇N_a dV0,  dE = sym(Fᵀ ∇v),  ∇v = Σ_b v_b ⊗ ∇N_b
+///      (the derivative of f along v, eq. 5 applied to v without assembling K_T)
 /// At u = 0, (5) is the small-strain stiffness of linear_elasticity.hpp eq. (4), and
 /// f(u) = K u + O(|u|²). Integration uses the full Gauss rules of shape_functions.hpp.
 ///
@@ -48,6 +50,10 @@ void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double youn
 /// Strain energy with cached reference gradients, see above.
 double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
                          const Eigen::VectorXd& u);
+
+/// K_T(u) v (3nn) [N], eq. (7), with cached reference gradients.
+Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                                    const Eigen::VectorXd& u, const Eigen::VectorXd& v);
 
 /// Von Mises stress (linear_elasticity.hpp eq. 5) of the Cauchy stress (6) at the centre of each
 /// cell for nodal displacements u (3nn) [m]: one value per cell [Pa], unchanged by rigid

@@ -35,11 +35,11 @@ TlBody make_tl_body(Mesh mesh, const FfrMaterial& material, double h, bool nonli
   if (nonlinear) body.quadrature = cell_quadrature(body.fe.mesh);
   const SparseMatrix& M = body.fe.mass_matrix;
   body.damping = material.damping_mass * M + material.damping_stiffness * body.fe.stiffness;
-  body.mass_damping = M + 0.5 * h * body.damping;
+  body.mass_damping = nonlinear ? SparseMatrix((1 + 0.5 * h * material.damping_mass) * M) : SparseMatrix(M + 0.5 * h * body.damping);
   Vec3 lo = body.fe.mesh.nodes[0], hi = lo;
   for (const Vec3& X : body.fe.mesh.nodes) lo = lo.cwiseMin(X), hi = hi.cwiseMax(X);
   body.size = (hi - lo).norm();
-  body.inverse_diagonal = SparseMatrix(body.mass_damping + 0.25 * h * h * body.fe.stiffness).diagonal().cwiseInverse();
+  body.inverse_diagonal = SparseMatrix(M + 0.5 * h * body.damping + 0.25 * h * h * body.fe.stiffness).diagonal().cwiseInverse();
   return body;
 }
 
@@ -53,6 +53,15 @@ void internal_forces(const TlBody& body, const Eigen::VectorXd& psi, Eigen::Vect
   if (K_T) *K_T = body.fe.stiffness;
 }
 
+Eigen::VectorXd damping_forces(const TlBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda) {
+  const FfrMaterial& mat = body.fe.material;
+  if (!body.nonlinear) return body.damping * lambda;
+  Eigen::VectorXd d = mat.damping_mass * (body.fe.mass_matrix * lambda);
+  if (mat.damping_stiffness != 0.0)
+    d += mat.damping_stiffness * svk_tangent_product(body.fe.mesh, body.quadrature, mat.young, mat.poisson, psi, lambda);
+  return d;
+}
+
 double strain_energy(const TlBody& body, const Eigen::VectorXd& psi) {
   const FfrMaterial& mat = body.fe.material;
   if (body.nonlinear) return svk_strain_energy(body.fe.mesh, body.quadrature, mat.young, mat.poisson, psi);
@@ -64,7 +73,7 @@ Eigen::VectorXd step_base(const TlBody& body, const Eigen::VectorXd& psi, const 
   const double h = body.fe.h;
   Eigen::VectorXd f;
   internal_forces(body, psi, f, nullptr);
-  Eigen::VectorXd base = body.fe.mass_matrix * lambda - 0.5 * h * (body.damping * lambda) - 0.5 * h * f;
+  Eigen::VectorXd base = body.fe.mass_matrix * lambda - 0.5 * h * damping_forces(body, psi, lambda) - 0.5 * h * f;
   for (int k = 0; k < body.nn(); ++k) base.segment<3>(3 * k) += h * body.fe.nodal_mass[k] * g_B;
   return base;
 }
@@ -92,7 +101,8 @@ TlSolve solve_velocity(const TlBody& body, const Eigen::VectorXd& psi, const Eig
     // R(λ₊) of eq. (1), and the test (3) on D⁻¹ R
     const Eigen::VectorXd psi_next = psi + 0.5 * h * (lambda + out.lambda);
     internal_forces(body, psi_next, f, nullptr);
-    const Eigen::VectorXd R = body.mass_damping * out.lambda + 0.5 * h * f - base - P;
+    const Eigen::VectorXd R = body.fe.mass_matrix * out.lambda + 0.5 * h * (damping_forces(body, psi_next, out.lambda) + f) -
+                              base - P;
     const double scale = std::max({out.lambda.norm(), lambda.norm(), floor});
     out.converged = R.cwiseProduct(body.inverse_diagonal).norm() <= std::max(tolerance * scale, roundoff);
     if (out.converged && tangent.rows() == R.rows()) out.lambda -= tangent.solve(R);  // its last, cheap, correction
@@ -100,7 +110,7 @@ TlSolve solve_velocity(const TlBody& body, const Eigen::VectorXd& psi, const Eig
     if (it > 0 || first == FirstTangent::Fresh) {
       // eq. (2): the consistent tangent at ψ₊
       internal_forces(body, psi_next, f, &K_T);
-      const SparseMatrix A = body.mass_damping + 0.25 * h * h * K_T;
+      const SparseMatrix A = body.mass_damping + (0.5 * h * body.fe.material.damping_stiffness + 0.25 * h * h) * K_T;
       if (tangent.rows() != A.rows()) tangent.analyzePattern(A);
       tangent.factorize(A);
       NSCD_DEMAND(tangent.info() == Eigen::Success);

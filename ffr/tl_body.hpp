@@ -5,21 +5,29 @@
 /// floating frame of reference. The unknowns are the nodal displacements ψ and velocities λ
 /// (3nn, dof 3 k + d) in an inertial frame that never moves (the body's frame at t = 0: origin
 /// at the centre of mass of the mesh, axes q₀), so that a node X is at x₀ + R(q₀) (X + ψ).
-/// With consistent mass M, C = α M + β K (K the small-strain stiffness, as for FFR bodies) and
-/// nodal impulses P of the step (contacts, body frame), the trapezoidal rule reads
+/// With consistent mass M, Rayleigh damping forces d(ψ, λ) = α M λ + β K_T(ψ) λ and nodal
+/// impulses P of the step (contacts, body frame), the trapezoidal rule reads
 ///
-///  (1) M (λ₊ − λ) + h/2 C (λ₊ + λ) + h/2 (f(ψ) + f(ψ₊)) = h F_g + P,   ψ₊ = ψ + h/2 (λ + λ₊)
+///  (1) M (λ₊ − λ) + h/2 (d(ψ, λ) + d(ψ₊, λ₊)) + h/2 (f(ψ) + f(ψ₊)) = h F_g + P,
+///      ψ₊ = ψ + h/2 (λ + λ₊)
 ///
 /// with F_g = M [g, g, …] (gravity g in the body frame: (F_g)_k = m_k g, m_k = Σ_l M_kl) and
 ///  - TL:     f(ψ) = St Venant–Kirchhoff internal forces (st_venant_kirchhoff.hpp eq. 4), i.e.
-///            f = K ψ + n(ψ): (1) is eq. (28) of the paper with damping, gravity and impulses;
-///  - linear: f(ψ) = K ψ, eq. (28) without n:  A₊ λ₊ = A₋ λ − h K ψ + h F_g + P  (A± of
-///            ffr_body.hpp), one solve with the factorisation of A₊ made once.
-/// TL solves (1) by Newton's method on λ₊ with the consistent tangent
-///  (2) A_T = M + h/2 C + h²/4 K_T(ψ₊),   λ₊ ← λ₊ − A_T⁻¹ R(λ₊),  R = left − right of (1),
+///            f = K ψ + n(ψ): (1) is eq. (28) of the paper with damping, gravity and impulses.
+///            The stiffness part of the damping uses the tangent K_T(ψ) (st_venant_kirchhoff.hpp
+///            eq. 7), the TL counterpart of the FFR bodies' β K in their floating frame: β K with
+///            the reference K would resist the rigid rotation of a turned body;
+///  - linear: f(ψ) = K ψ and d = C λ, C = α M + β K, eq. (28) without n:
+///            A₊ λ₊ = A₋ λ − h K ψ + h F_g + P (A± of ffr_body.hpp), one solve with the
+///            factorisation of A₊ made once.
+/// TL solves (1) by Newton's method on λ₊ with the tangent
+///  (2) A_T = (1 + h α/2) M + (h β/2 + h²/4) K_T(ψ₊),   λ₊ ← λ₊ − A_T⁻¹ R(λ₊),
+///      R = left − right of (1),
+/// consistent but for the derivative of K_T in the damping term, h²β/4 (∂K_T/∂ψ · λ₊), of the
+/// order of β times the strain rate relative to h/2,
 /// until the residual, as a velocity, is small:
 ///  (3) ‖D⁻¹ R(λ₊)‖ ≤ max(tolerance · max(‖λ₊‖, ‖λ‖, √(3nn) · 1 mm/s), √(3nn) · 8 ε L / h),
-///      D = diag(M + h/2 C + h²/4 K), L the diagonal of the mesh's bounding box,
+///      D = diag(M + h/2 (α M + β K) + h²/4 K), L the diagonal of the mesh's bounding box,
 /// tested before each factorisation, so that a converged guess costs none; the accepted λ₊ still
 /// gets the correction −A_T⁻¹ R with the tangent last factorised (one solve), so that what is
 /// left of R, which would accumulate over the steps as a momentum error, is second order. The last term is the
@@ -45,8 +53,8 @@ struct TlBody {
   FfrBody fe;               // mesh centred on its centre of mass, M, K, A± and m_k of ffr_body.hpp
   bool nonlinear = true;    // true: TL (St Venant–Kirchhoff); false: linear, f = K ψ
   CellQuadrature quadrature;  // reference gradients of the mesh (TL)
-  SparseMatrix mass_damping;  // M + h/2 C, the constant part of A_T in eq. (2)
-  SparseMatrix damping;       // C = α M + β K
+  SparseMatrix mass_damping;  // the constant part of A_T: (1 + h α/2) M (TL, eq. 2), M + h/2 C (linear)
+  SparseMatrix damping;       // C = α M + β K (linear)
   Eigen::VectorXd inverse_diagonal;  // D⁻¹ of eq. (3)
   double size = 0.0;          // L of eq. (3): the diagonal of the mesh's bounding box [m]
 
@@ -61,11 +69,14 @@ TlBody make_tl_body(Mesh mesh, const FfrMaterial& material, double h, bool nonli
 /// f(ψ) of eq. (1) (3nn) [N], and its tangent K_T (SVK eq. 5, or K) when K_T is not null.
 void internal_forces(const TlBody& body, const Eigen::VectorXd& psi, Eigen::VectorXd& f, SparseMatrix* K_T);
 
+/// Damping forces d(ψ, λ) of eq. (1) (3nn) [N]: α M λ + β K_T(ψ) λ (TL) or C λ (linear).
+Eigen::VectorXd damping_forces(const TlBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda);
+
 /// Strain energy [J]: SVK's U(ψ) (TL) or ½ ψᵀ K ψ (linear).
 double strain_energy(const TlBody& body, const Eigen::VectorXd& psi);
 
 /// The part of eq. (1) known at the start of a step, right minus left without λ₊ and P:
-///  b = (M − h/2 C) λ − h/2 f(ψ) + h F_g     (g_B: gravity in the body frame [m/s²]).
+///  b = M λ − h/2 d(ψ, λ) − h/2 f(ψ) + h F_g     (g_B: gravity in the body frame [m/s²]).
 Eigen::VectorXd step_base(const TlBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda,
                           const Vec3& g_B);
 
