@@ -397,6 +397,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     else ws.result = solvers::solve_nlgs(ws.problem, m.step.nlgs, ws.r0);
   }
   report.n_contacts = ws.problem.nc();
+  for (const TlStepData& data : ws.tl) report.inner_converged = report.inner_converged && data.converged;
   report.solver_iterations = ws.result.iterations;
   report.solver_error = ws.result.error;
   report.solver_status = ws.result.status;

@@ -67,6 +67,7 @@ struct StepReport {
   int inner_iterations = 0;      // FE scenes: the largest Rotator count or TL tangent factorisations of one
                                  // outer iteration
   double solver_error = 0;
+  bool inner_converged = true;   // TL bodies: every Newton solve of the step met solver.inner_tolerance
   solvers::SolverStatus solver_status = solvers::SolverStatus::Converged;
   std::string message;           // set when status != Ok: which body or contact went bad
 };
