@@ -24,6 +24,10 @@ using Triplets = std::vector<Eigen::Triplet<double>>;
 /// bit for bit (sums over cells run in the same order for (i, j) and (j, i)).
 void add_symmetric_cell_matrix(const Mesh& mesh, int c, const Eigen::MatrixXd& Ke, Triplets& triplets);
 
+/// The same, summed into A's existing entries (coeffRef; A's storage and pattern are reused).
+/// Entries are summed in cell order, as by assemble(), so the result is the same bit for bit.
+void add_symmetric_cell_matrix(const Mesh& mesh, int c, const Eigen::MatrixXd& Ke, Eigen::SparseMatrix<double>& A);
+
 /// The compressed (3nn × 3nn) matrix summing `triplets`.
 Eigen::SparseMatrix<double> assemble(const Mesh& mesh, const Triplets& triplets);
 

@@ -62,6 +62,14 @@ Eigen::SparseMatrix<double> stiffness(const Mesh& mesh, double young, double poi
   return assemble(mesh, triplets);
 }
 
+double von_mises_of(const Mat3& s) {
+  // eq. (5)
+  const double d = 0.5 * ((s(0, 0) - s(1, 1)) * (s(0, 0) - s(1, 1)) + (s(1, 1) - s(2, 2)) * (s(1, 1) - s(2, 2)) +
+                          (s(2, 2) - s(0, 0)) * (s(2, 2) - s(0, 0)));
+  const double shear = s(0, 1) * s(0, 1) + s(1, 2) * s(1, 2) + s(2, 0) * s(2, 0);
+  return std::sqrt(d + 3.0 * shear);
+}
+
 std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
   NSCD_DEMAND(u.size() == 3 * mesh.nn());
   const auto [lambda, mu] = lame_constants(young, poisson);
@@ -77,11 +85,7 @@ std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, co
     const Mat3 eps = 0.5 * (grad_u + grad_u.transpose());
     const Mat3 s = lambda * eps.trace() * Mat3::Identity() + 2.0 * mu * eps;
 
-    // eq. (5)
-    const double d = 0.5 * ((s(0, 0) - s(1, 1)) * (s(0, 0) - s(1, 1)) + (s(1, 1) - s(2, 2)) * (s(1, 1) - s(2, 2)) +
-                            (s(2, 2) - s(0, 0)) * (s(2, 2) - s(0, 0)));
-    const double shear = s(0, 1) * s(0, 1) + s(1, 2) * s(1, 2) + s(2, 0) * s(2, 0);
-    result[static_cast<std::size_t>(c)] = std::sqrt(d + 3.0 * shear);
+    result[static_cast<std::size_t>(c)] = von_mises_of(s);
   }
   return result;
 }

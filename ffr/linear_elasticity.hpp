@@ -41,6 +41,9 @@ Eigen::SparseMatrix<double> consistent_mass(const Mesh& mesh, double density);
 /// @param young E [Pa]; @param poisson ν [-], @pre −1 < ν < ½.
 Eigen::SparseMatrix<double> stiffness(const Mesh& mesh, double young, double poisson);
 
+/// Von Mises stress, eq. (5), of a symmetric stress tensor s [Pa].
+double von_mises_of(const Mat3& s);
+
 /// Von Mises stress, eq. (5), at the centre of each cell for nodal displacements u (3nn) [m].
 /// @return one value per cell [Pa].
 std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);

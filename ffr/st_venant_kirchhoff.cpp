@@ -4,6 +4,8 @@
 #include "ffr/linear_elasticity.hpp"
 #include "nscd/core/error.hpp"
 
+#include <Eigen/LU>
+
 namespace nscd::ffr {
 namespace {
 
@@ -26,8 +28,11 @@ void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double youn
   const auto [lambda, mu] = lame_constants(young, poisson);
   const int npc = mesh.nodes_per_cell();
   f.setZero(3 * mesh.nn());
+  // a K_T of the right size keeps its storage: the cells are summed into its pattern
+  const bool in_place = K_T && K_T->rows() == 3 * mesh.nn() && K_T->cols() == 3 * mesh.nn() && K_T->nonZeros() > 0;
+  if (in_place) K_T->coeffs().setZero();
   Triplets triplets;
-  if (K_T) triplets.reserve(static_cast<std::size_t>(mesh.ncells()) * 9 * npc * npc);
+  if (K_T && !in_place) triplets.reserve(static_cast<std::size_t>(mesh.ncells()) * 9 * npc * npc);
   Eigen::MatrixXd Ke(3 * npc, 3 * npc);
 
   for (int c = 0; c < mesh.ncells(); ++c) {
@@ -63,9 +68,10 @@ void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double youn
       }
     }
     if (!K_T) continue;
-    add_symmetric_cell_matrix(mesh, c, Ke, triplets);
+    if (in_place) add_symmetric_cell_matrix(mesh, c, Ke, *K_T);
+    else add_symmetric_cell_matrix(mesh, c, Ke, triplets);
   }
-  if (K_T) *K_T = assemble(mesh, triplets);
+  if (K_T && !in_place) *K_T = assemble(mesh, triplets);
 }
 
 double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
@@ -92,6 +98,46 @@ void svk_internal_forces(const Mesh& mesh, double young, double poisson, const E
 
 double svk_strain_energy(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
   return svk_strain_energy(mesh, cell_quadrature(mesh), young, poisson, u);
+}
+
+Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                                    const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
+  NSCD_DEMAND(u.size() == 3 * mesh.nn() && v.size() == u.size());
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  const int npc = mesh.nodes_per_cell();
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(u.size());
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    const auto nodes = mesh.cell(c);
+    for (int q = 0; q < cq.nq; ++q) {
+      const std::size_t k = static_cast<std::size_t>(c) * cq.nq + q;
+      const ShapeGradients& G = cq.dN_dX[k];
+      // F, S of eqs. (1)–(2), ∇v and dE, dS of eq. (7)
+      const Mat3 F = deformation_gradient(mesh, c, G, u);
+      const Mat3 E = green_lagrange(F);
+      const Mat3 S = lambda * E.trace() * Mat3::Identity() + 2.0 * mu * E;
+      const Mat3 grad_v = deformation_gradient(mesh, c, G, v) - Mat3::Identity();
+      const Mat3 FtG = F.transpose() * grad_v;
+      const Mat3 dE = 0.5 * (FtG + FtG.transpose());
+      const Mat3 dP = grad_v * S + F * (lambda * dE.trace() * Mat3::Identity() + 2.0 * mu * dE);
+      for (int a = 0; a < npc; ++a) out.segment<3>(3 * nodes[a]) += cq.dV[k] * (dP * G.row(a).transpose());
+    }
+  }
+  return out;
+}
+
+std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+  NSCD_DEMAND(u.size() == 3 * mesh.nn());
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  const ShapeGradients dN_dxi = shape_derivatives(mesh.type, reference_centre(mesh.type));
+  std::vector<double> result(static_cast<std::size_t>(mesh.ncells()));
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    // F, E, S at the centre, eqs. (1)–(2), then σ, eq. (6)
+    const Mat3 F = deformation_gradient(mesh, c, dN_dxi * jacobian(mesh, c, dN_dxi).inverse(), u);
+    const Mat3 E = green_lagrange(F);
+    const Mat3 S = lambda * E.trace() * Mat3::Identity() + 2.0 * mu * E;
+    result[static_cast<std::size_t>(c)] = von_mises_of(F * S * F.transpose() / F.determinant());
+  }
+  return result;
 }
 
 }  // namespace nscd::ffr

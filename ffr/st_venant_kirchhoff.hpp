@@ -10,6 +10,9 @@
 ///  (5) K_ab = ∂f_a/∂u_b = ∫ [(∇N_aᵀ S ∇N_b) I₃                     (geometric)
 ///                          + λ (F∇N_a)(F∇N_b)ᵀ + μ (F∇N_b)(F∇N_a)ᵀ + μ (∇N_a·∇N_b) F Fᵀ] dV0
 ///                                                                 (material)
+///  (6) σ = J⁻¹ F S Fᵀ, J = det F                                  (Cauchy stress)
+///  (7) K_T v = ∫ [∇v S + F (λ tr(dE) I + 2μ dE)] ∇N_a dV0,  dE = sym(Fᵀ ∇v),  ∇v = Σ_b v_b ⊗ ∇N_b
+///      (the derivative of f along v, eq. 5 applied to v without assembling K_T)
 /// At u = 0, (5) is the small-strain stiffness of linear_elasticity.hpp eq. (4), and
 /// f(u) = K u + O(|u|²). Integration uses the full Gauss rules of shape_functions.hpp.
 ///
@@ -24,11 +27,14 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <vector>
+
 namespace nscd::ffr {
 
 /// Internal forces f (3nn) [N], eq. (4), for nodal displacements u (3nn) [m], and the
 /// consistent tangent K_T (3nn × 3nn, symmetric, compressed) [N/m], eq. (5), when K_T is not
-/// null. f is resized.
+/// null. f is resized; a K_T already of size (3nn × 3nn) with the mesh's pattern keeps its
+/// storage (the cells are summed into it, in the same order, so the values are the same).
 /// @param young E [Pa]; @param poisson ν, @pre −1 < ν < ½.
 void svk_internal_forces(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u,
                          Eigen::VectorXd& f, Eigen::SparseMatrix<double>* K_T);
@@ -44,5 +50,14 @@ void svk_internal_forces(const Mesh& mesh, const CellQuadrature& cq, double youn
 /// Strain energy with cached reference gradients, see above.
 double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
                          const Eigen::VectorXd& u);
+
+/// K_T(u) v (3nn) [N], eq. (7), with cached reference gradients.
+Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
+                                    const Eigen::VectorXd& u, const Eigen::VectorXd& v);
+
+/// Von Mises stress (linear_elasticity.hpp eq. 5) of the Cauchy stress (6) at the centre of each
+/// cell for nodal displacements u (3nn) [m]: one value per cell [Pa], unchanged by rigid
+/// rotations of the deformed mesh.
+std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
 
 }  // namespace nscd::ffr

@@ -127,7 +127,7 @@ int run_command(const RunOptions& o) {
 
   ProgressBar progress(m.n_steps, m.duration);
   StepReport report;
-  long last_output = s.step, next_log = s.step + m.n_steps / 10;
+  long newton_unconverged = 0, last_output = s.step, next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
     report = step(m, s, ws);
@@ -136,6 +136,10 @@ int run_command(const RunOptions& o) {
       logger().warn("t = {}: the contact solver stopped at error {:.3g} after {} iterations (reported in "
                     "history.csv; further occurrences are counted in run.json)",
                     s.t, report.solver_error, report.solver_iterations);
+    if (!report.inner_converged && newton_unconverged++ == 0)
+      logger().warn("t = {}: the Newton method of a TL body stopped above solver.inner_tolerance after "
+                    "solver.inner_max_iterations corrections (further occurrences are not reported)",
+                    s.t);
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                         report.solver_iterations, report.solver_error, report.inner_iterations,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});

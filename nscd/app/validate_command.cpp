@@ -15,13 +15,15 @@ int validate_command(const std::filesystem::path& scene_file) {
   const State s = initial_state(m, scene);
   check_initial_overlaps(m, s, scene.file.string());
 
-  // bodies by model and degrees of freedom (6 per rigid body, 6 + 3 per node for FFR bodies)
+  // bodies by model and degrees of freedom (6 per rigid body, 6 + 3 per node for FFR bodies, 3 per
+  // node for TL and linear bodies)
   std::map<std::string, int> by_model;
   long dofs = 0;
   for (const BodyModel& body : m.bodies) {
     ++by_model[io::to_string(body.scene_model)];
     if (body.kind == BodyKind::Rigid) dofs += 6;
     if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.deformable].ndof();
+    if (is_nodal(body.kind)) dofs += m.tl_bodies[body.nodal].ndof();
   }
   // contacts within the alert distance at t = 0
   std::vector<contact::Pose> poses;

@@ -41,17 +41,16 @@ DisplayMesh sphere_display(double radius) {
   return mesh;
 }
 
-BodyKind kind_of(const io::Body& body, const std::string& where) {
+BodyKind kind_of(const io::Body& body) {
   switch (body.model) {
     case io::BodyModel::Rigid: return BodyKind::Rigid;
     case io::BodyModel::Ffr: return BodyKind::Ffr;
+    case io::BodyModel::Tl: return BodyKind::Tl;
+    case io::BodyModel::Linear: return BodyKind::Linear;
     case io::BodyModel::Fixed: return BodyKind::Fixed;
-    case io::BodyModel::Driven: return BodyKind::Driven;
-    default: break;
+    case io::BodyModel::Driven: break;
   }
-  throw InputError(fmt::format("{}.model: model \"{}\" is not simulated by this version of nscd "
-                               "(available: rigid, ffr, fixed, driven)",
-                               where, io::to_string(body.model)));
+  return BodyKind::Driven;
 }
 
 // the finite-element mesh of a body: a subdivided box, or a mesh file
@@ -95,8 +94,8 @@ std::vector<Vec3> shape_vertices(const contact::Shape& shape) {
   return {Vec3::Zero()};  // a sphere is represented by its centre
 }
 
-// an FFR body's probe: its mesh nodes in the region, or the shape functions at the point
-void ffr_probe(const ffr::FfrBody& f, const BodyModel& body, const io::Probe& in, const std::string& where,
+// an FE body's probe: its mesh nodes in the region, or the shape functions at the point
+void mesh_probe(const ffr::FfrBody& f, const BodyModel& body, const io::Probe& in, const std::string& where,
                ProbeModel& probe) {
   if (in.point) {
     const auto located = ffr::locate_point(f.mesh, body.q0.conjugate() * (*in.point - body.x0));
@@ -176,7 +175,7 @@ Model build_model(const io::Scene& scene) {
     const std::string where = fmt::format("{}: bodies[{}]", file, i);
     BodyModel body;
     body.name = in.name;
-    body.kind = kind_of(in, where);
+    body.kind = kind_of(in);
     body.scene_model = in.model;
     body.material = material_index.at(in.material);
     if (body.kind == BodyKind::Ffr) {
@@ -186,6 +185,13 @@ Model build_model(const io::Scene& scene) {
                                                 {material.density, *material.young, *material.poisson,
                                                  material.damping_mass, material.damping_stiffness},
                                                 scene.time.step));
+    } else if (is_nodal(body.kind)) {
+      const io::Material& material = scene.materials.at(in.material);
+      body.nodal = static_cast<int>(m.tl_bodies.size());
+      m.tl_bodies.push_back(ffr::make_tl_body(finite_element_mesh(in, where),
+                                              {material.density, *material.young, *material.poisson,
+                                               material.damping_mass, material.damping_stiffness},
+                                              scene.time.step, body.kind == BodyKind::Tl));
     }
     auto [shape, centroid] = body_shape(in, where);
     const contact::MassProperties props = contact::mass_properties(shape);
@@ -194,10 +200,10 @@ Model build_model(const io::Scene& scene) {
       body.mass = density * props.volume;
       body.inertia_B = density * props.inertia;
       body.inv_inertia_B = body.inertia_B.inverse();
-    } else if (body.kind == BodyKind::Ffr) {
-      // the floating frame's origin: the centre of mass of the mesh (the shape serves the
-      // broad phase and the summary of validate)
-      const ffr::FfrBody& f = m.ffr_bodies.back();
+    } else if (is_deformable(body.kind)) {
+      // the floating frame's origin (TL, linear: the frame at t = 0): the centre of mass of the
+      // mesh (the shape serves the broad phase and the summary of validate)
+      const ffr::FfrBody& f = body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe;
       body.mass = f.mass;
       body.inertia_B = f.inertia_B;
       body.inv_inertia_B = f.inv_inertia_B;
@@ -207,8 +213,8 @@ Model build_model(const io::Scene& scene) {
     if (in.motion_velocity) body.linear_motion.emplace(*in.motion_velocity);
     if (in.motion_angular_velocity) body.angular_motion.emplace(*in.motion_angular_velocity);
     body.bounding_radius = contact::bounding_radius(shape);
-    if (body.kind == BodyKind::Ffr)
-      for (const Vec3& X : m.ffr_bodies.back().mesh.nodes)
+    if (is_deformable(body.kind))
+      for (const Vec3& X : (body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe).mesh.nodes)
         body.bounding_radius = std::max(body.bounding_radius, X.norm());
     body.x0 = in.position.value_or(centroid);
     body.q0 = in.orientation;
@@ -231,7 +237,9 @@ Model build_model(const io::Scene& scene) {
                                   m.bodies.begin());
     const BodyModel& body = m.bodies[probe.body];
     if (body.kind == BodyKind::Ffr) {
-      ffr_probe(m.ffr_bodies[body.deformable], body, in, fmt::format("{}: probes[{}]", file, i), probe);
+      mesh_probe(m.ffr_bodies[body.deformable], body, in, fmt::format("{}: probes[{}]", file, i), probe);
+    } else if (is_nodal(body.kind)) {
+      mesh_probe(m.tl_bodies[body.nodal].fe, body, in, fmt::format("{}: probes[{}]", file, i), probe);
     } else if (in.point) {
       probe.points_B.push_back(body.q0.conjugate() * (*in.point - body.x0));
     } else {
@@ -285,6 +293,17 @@ State initial_state(const Model& model, const io::Scene& scene) {
   for (const ffr::FfrBody& f : model.ffr_bodies) {
     s.psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
     s.lambda.push_back(Eigen::VectorXd::Zero(f.ndof()));
+  }
+  // TL and linear bodies: the rigid velocity field v + ω × R(q₀) X, in the body frame
+  for (int b = 0; b < model.nb(); ++b) {
+    const BodyModel& body = model.bodies[b];
+    if (!is_nodal(body.kind)) continue;
+    const ffr::FfrBody& f = model.tl_bodies[body.nodal].fe;
+    Eigen::VectorXd lambda(f.ndof());
+    const Vec3 v_B = body.q0.conjugate() * s.v[b], w_B = body.q0.conjugate() * s.w[b];
+    for (int k = 0; k < f.nn(); ++k) lambda.segment<3>(3 * k) = v_B + w_B.cross(f.mesh.nodes[k]);
+    s.tl_psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
+    s.tl_lambda.push_back(lambda);
   }
   return s;
 }

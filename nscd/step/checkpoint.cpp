@@ -84,15 +84,23 @@ std::vector<double> concatenate(const std::vector<Eigen::VectorXd>& vectors) {
   return out;
 }
 
-// the FFR bodies' vectors (ψ or λ) from their concatenation, sizes from the model
-std::vector<Eigen::VectorXd> split(const std::vector<double>& all, const Model& m) {
+// the bodies' vectors (ψ or λ of FFR or TL bodies) from their concatenation, sizes from the model
+template <class Body>
+std::vector<Eigen::VectorXd> split(const std::vector<double>& all, const std::vector<Body>& bodies) {
   std::vector<Eigen::VectorXd> out;
   std::size_t offset = 0;
-  for (const ffr::FfrBody& f : m.ffr_bodies) {
-    out.push_back(Eigen::Map<const Eigen::VectorXd>(all.data() + offset, f.ndof()));
-    offset += static_cast<std::size_t>(f.ndof());
+  for (const Body& body : bodies) {
+    out.push_back(Eigen::Map<const Eigen::VectorXd>(all.data() + offset, body.ndof()));
+    offset += static_cast<std::size_t>(body.ndof());
   }
   return out;
+}
+
+template <class Body>
+long total_dofs(const std::vector<Body>& bodies) {
+  long n = 0;
+  for (const Body& body : bodies) n += body.ndof();
+  return n;
 }
 
 }  // namespace
@@ -116,6 +124,8 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
     write_dataset(f, "w", flatten(s.w), 3);
     write_dataset(f, "psi", concatenate(s.psi));
     write_dataset(f, "lambda", concatenate(s.lambda));
+    write_dataset(f, "tl_psi", concatenate(s.tl_psi));
+    write_dataset(f, "tl_lambda", concatenate(s.tl_lambda));
     std::vector<std::int32_t> warm_bodies;
     std::vector<double> warm_values;
     for (const WarmContact& w : s.warm) {
@@ -161,10 +171,11 @@ Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
   for (long b = 0; b < nb; ++b) s.q.emplace_back(q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3]);
   s.v = unflatten(read_dataset<double>(f, file, "v", nb, 3));
   s.w = unflatten(read_dataset<double>(f, file, "w", nb, 3));
-  long ffr_dofs = 0;
-  for (const ffr::FfrBody& body : m.ffr_bodies) ffr_dofs += body.ndof();
-  s.psi = split(read_dataset<double>(f, file, "psi", ffr_dofs), m);
-  s.lambda = split(read_dataset<double>(f, file, "lambda", ffr_dofs), m);
+  const long ffr_dofs = total_dofs(m.ffr_bodies), tl_dofs = total_dofs(m.tl_bodies);
+  s.psi = split(read_dataset<double>(f, file, "psi", ffr_dofs), m.ffr_bodies);
+  s.lambda = split(read_dataset<double>(f, file, "lambda", ffr_dofs), m.ffr_bodies);
+  s.tl_psi = split(read_dataset<double>(f, file, "tl_psi", tl_dofs), m.tl_bodies);
+  s.tl_lambda = split(read_dataset<double>(f, file, "tl_lambda", tl_dofs), m.tl_bodies);
   const std::vector<std::int32_t> warm_bodies = read_dataset<std::int32_t>(f, file, "warm_bodies", -1, 2);
   const long n_warm = static_cast<long>(warm_bodies.size() / 2);
   const std::vector<double> warm_values = read_dataset<double>(f, file, "warm_values", n_warm, 6);

@@ -1,13 +1,14 @@
 #pragma once
 /// @file
 /// Checkpoints of a run (interface.md §2, `--checkpoint-interval`, `--restart`): the whole
-/// State (time, step, every body's pose and velocities, the FFR nodal ψ and λ, last step's
+/// State (time, step, every body's pose and velocities, the FFR and TL nodal ψ and λ, last step's
 /// contacts and impulses for the warm start) and where the output stands, in an HDF5 file
 /// (Debian's libhdf5). Doubles are stored bit for bit, so a run restarted from a checkpoint
 /// continues exactly as the uninterrupted run would have.
 ///
 /// Layout (format 1): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
-/// `v`, `w` (nb × 3), `psi`, `lambda` (the FFR bodies' vectors end to end), `warm_bodies`
+/// `v`, `w` (nb × 3), `psi`, `lambda` (the FFR bodies' vectors end to end), `tl_psi`,
+/// `tl_lambda` (the TL and linear bodies' absolute nodal vectors end to end), `warm_bodies`
 /// (n × 2 int32), `warm_values` (n × 6: p_A, r_W), `scene_sha256` (64 chars), `output_times`,
 /// `output_sizes` (history, bodies, probes bytes), `output_fixed`, `non_converged`.
 

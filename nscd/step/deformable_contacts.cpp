@@ -19,7 +19,7 @@ constexpr double kDeformationMargin = 1e-2;
 struct Master {
   int body = 0;
   const contact::Shape* shape = nullptr;          // rigid, fixed, driven
-  const ffr::FfrBody* ffr = nullptr;              // FFR: its deformed boundary
+  const ffr::FfrBody* ffr = nullptr;              // FFR, TL, linear: its deformed boundary
   const std::vector<Vec3>* nodes_W = nullptr;
   Vec3 x = Vec3::Zero();
   Quat q = Quat::Identity();
@@ -73,8 +73,8 @@ std::optional<contact::SurfaceProjection> project(const Master& master, std::spa
 std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, const std::vector<Vec3>* nodes_W) {
   std::vector<SlavePoint> points;
   const BodyModel& body = m.bodies[b];
-  if (body.kind == BodyKind::Ffr) {
-    const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
+  if (is_deformable(body.kind)) {
+    const ffr::FfrBody& f = finite_element_body(m, b);
     for (const int k : f.surface.nodes) {
       SlavePoint p;
       p.index = k;
@@ -151,6 +151,17 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Def
 
 }  // namespace
 
+const ffr::FfrBody& finite_element_body(const Model& m, int b) {
+  const BodyModel& body = m.bodies[b];
+  return body.kind == BodyKind::Ffr ? m.ffr_bodies[body.deformable] : m.tl_bodies[body.nodal].fe;
+}
+
+void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
+  const BodyModel& body = m.bodies[b];
+  if (body.kind == BodyKind::Ffr) deformed_nodes(m.ffr_bodies[body.deformable], s.x[b], s.q[b], s.psi[body.deformable], out);
+  else deformed_nodes(m.tl_bodies[body.nodal].fe, body.x0, body.q0, s.tl_psi[body.nodal], out);
+}
+
 void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
                     std::vector<Vec3>& out) {
   out.resize(body.nn());
@@ -161,22 +172,27 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
 void detect_deformable_contacts(const Model& m, const State& s, double alert_distance, DeformableContacts& out) {
   out.points.clear();
   out.sides.clear();
-  std::vector<std::vector<Vec3>> nodes_W(m.ffr_bodies.size());
+  std::vector<std::vector<Vec3>> nodes_W(m.nb());
   for (int b = 0; b < m.nb(); ++b)
-    if (m.bodies[b].kind == BodyKind::Ffr) {
-      const int d = m.bodies[b].deformable;
-      deformed_nodes(m.ffr_bodies[d], s.x[b], s.q[b], s.psi[d], nodes_W[d]);
-    }
+    if (is_deformable(m.bodies[b].kind)) deformed_nodes(m, s, b, nodes_W[b]);
   auto master_of = [&](int b) {
     Master master;
     master.body = b;
     master.x = s.x[b];
     master.q = s.q[b];
     std::span<const Vec3> points;
+    std::vector<Vec3> current;  // TL, linear: the nodes X + ψ in the fixed frame (x₀, q₀)
     if (m.bodies[b].kind == BodyKind::Ffr) {
       master.ffr = &m.ffr_bodies[m.bodies[b].deformable];
-      master.nodes_W = &nodes_W[m.bodies[b].deformable];
+      master.nodes_W = &nodes_W[b];
       points = master.ffr->mesh.nodes;
+    } else if (is_nodal(m.bodies[b].kind)) {
+      master.ffr = &m.tl_bodies[m.bodies[b].nodal].fe;
+      master.nodes_W = &nodes_W[b];
+      master.x = m.bodies[b].x0;
+      master.q = m.bodies[b].q0;
+      for (const Vec3& p_W : nodes_W[b]) current.push_back(master.q.conjugate() * (p_W - master.x));
+      points = current;
     } else {
       master.shape = &m.shapes[b];
       if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&m.shapes[b])) points = poly->vertices;
@@ -193,16 +209,14 @@ void detect_deformable_contacts(const Model& m, const State& s, double alert_dis
     }
     return master;
   };
-  auto nodes_of = [&](int b) {
-    return m.bodies[b].kind == BodyKind::Ffr ? &nodes_W[m.bodies[b].deformable] : nullptr;
-  };
+  auto nodes_of = [&](int b) { return is_deformable(m.bodies[b].kind) ? &nodes_W[b] : nullptr; };
 
-  // every pair with an FFR body f, once
+  // every pair with an FE body f, once
   for (int f = 0; f < m.nb(); ++f)
-    for (int other = 0; other < m.nb() && m.bodies[f].kind == BodyKind::Ffr; ++other) {
-      if (other == f || (m.bodies[other].kind == BodyKind::Ffr && other < f)) continue;
+    for (int other = 0; other < m.nb() && is_deformable(m.bodies[f].kind); ++other) {
+      if (other == f || (is_deformable(m.bodies[other].kind) && other < f)) continue;
       const int a = std::min(f, other), b = std::max(f, other);
-      const bool ffr_a = m.bodies[a].kind == BodyKind::Ffr, ffr_b = m.bodies[b].kind == BodyKind::Ffr;
+      const bool ffr_a = is_deformable(m.bodies[a].kind), ffr_b = is_deformable(m.bodies[b].kind);
       const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
       if ((s.x[a] - s.x[b]).norm() > reach + alert_distance) continue;
       const bool sphere_a = std::holds_alternative<contact::Sphere>(m.shapes[a]) && !ffr_a;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Node-to-surface contact detection for pairs with an FFR body [Lozovskiy & Dubois 2016, §3.1]:
+/// Node-to-surface contact detection for pairs with an FFR body [Lozovskiy & Dubois 2016, §3.1],
+/// or a TL or linear body (whose nodes are at x₀ + R(q₀) (X + ψ), ffr/tl_body.hpp), alike:
 /// the contact points of one body (the slave) are projected orthogonally on the surface of the
 /// other (the master, contact/surface_projection.hpp), and each projection within the alert
 /// distance is a contact point. Slave points are
@@ -46,8 +47,14 @@ struct DeformableContacts {
 void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
                     std::vector<Vec3>& out);
 
-/// Every node-to-surface contact with gap ≤ alert_distance [m] between an FFR body and any
-/// other body (pairs of two non-moving bodies never involve an FFR body).
+/// World positions of the nodes of FE body b: x + O (X + ψ) (FFR), x₀ + R(q₀) (X + ψ) (TL, linear).
+void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out);
+
+/// The mesh and constant matrices of FE body b (for TL and linear bodies, TlBody::fe).
+const ffr::FfrBody& finite_element_body(const Model& m, int b);
+
+/// Every node-to-surface contact with gap ≤ alert_distance [m] between an FE body and any
+/// other body (pairs of two non-moving bodies never involve an FE body).
 void detect_deformable_contacts(const Model& m, const State& s, double alert_distance, DeformableContacts& out);
 
 }  // namespace nscd

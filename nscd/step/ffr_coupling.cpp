@@ -67,6 +67,7 @@ DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoin
 }
 
 void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point) {
+  if (point.deformable < 0) return;
   point.OtC = ffr[point.deformable].rotation.O.transpose() * point.sigma_C;
 }
 
@@ -75,6 +76,7 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<Deformab
   // material points and world impulses per FFR body, in contact order
   std::vector<std::vector<Vec3>> X(ffr.size()), P(ffr.size());
   for (const DeformablePoint& p : points) {
+    if (p.deformable < 0) continue;
     X[p.deformable].push_back(p.side.X_B);
     P[p.deformable].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
   }

@@ -40,11 +40,13 @@ struct FfrStepData {
   std::vector<ffr::MatrixX3> node_responses;  // Z_k per node, computed when first needed (kept over the run)
 };
 
-/// The deformable side of an active contact.
+/// The deformable side of an active contact, on an FFR body or (tl_coupling.hpp) on a TL or
+/// linear body, where O is the constant R(q₀) and H̄ has no mean part (mean_Z = 0).
 struct DeformablePoint {
   int contact = 0;          // index of the contact among the active ones
   int body = 0;             // the body's index in the model
-  int deformable = 0;       // and among the FFR bodies
+  int deformable = -1;      // and among the FFR bodies (−1 on TL and linear bodies)
+  int nodal = -1;           // and among the TL and linear bodies (−1 on FFR bodies)
   DeformableSide side;
   Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
   ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
@@ -60,7 +62,7 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
 DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
                                       const DeformableSide& material_point, std::vector<FfrStepData>& ffr);
 
-/// Sets point.OtC = σ O_{i+1}ᵀ C_α for the body's current rotation.
+/// Sets point.OtC = σ O_{i+1}ᵀ C_α for the body's current rotation (FFR points only).
 void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point);
 
 /// The Rotator for impulses r (3nc, contact frames): updates every FFR body's rotation, its

@@ -6,6 +6,7 @@
 
 #include "contact/shape.hpp"
 #include "ffr/ffr_body.hpp"
+#include "ffr/tl_body.hpp"
 #include "nscd/core/math.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/driven_motion.hpp"
@@ -17,17 +18,26 @@
 
 namespace nscd {
 
-/// How a body moves: rigid, deformable in a floating frame of reference (ffr/), fixed, driven.
-enum class BodyKind { Rigid, Ffr, Fixed, Driven };
+/// How a body moves: rigid, deformable in a floating frame of reference (ffr/), deformable in
+/// absolute nodal coordinates (Total Lagrangian or linear, ffr/tl_body.hpp), fixed, driven.
+enum class BodyKind { Rigid, Ffr, Tl, Linear, Fixed, Driven };
+
+/// TL and linear bodies: unknowns are nodal displacements and velocities only.
+inline bool is_nodal(BodyKind kind) { return kind == BodyKind::Tl || kind == BodyKind::Linear; }
+
+/// FFR, TL and linear bodies: finite-element meshes, with node-to-surface contacts.
+inline bool is_deformable(BodyKind kind) { return kind == BodyKind::Ffr || is_nodal(kind); }
 
 /// One body. The body frame B has its origin at the centre of mass (for an FFR body, the
-/// floating frame, whose origin is the centre of mass of the undeformed mesh).
+/// floating frame, whose origin is the centre of mass of the undeformed mesh; for a TL or linear
+/// body, the frame of the undeformed mesh at t = 0, which never moves).
 struct BodyModel {
   std::string name;
   BodyKind kind = BodyKind::Rigid;
   io::BodyModel scene_model = io::BodyModel::Rigid;  // as written in the scene (for output)
   int material = 0;          // index into Model::material_names
   int deformable = -1;       // FFR bodies: index into Model::ffr_bodies and State::psi, lambda
+  int nodal = -1;            // TL, linear bodies: index into Model::tl_bodies and State::tl_psi, tl_lambda
   double mass = 0.0;         // [kg]; 0 for fixed and driven bodies
   Mat3 inertia_B = Mat3::Zero();      // about the centre of mass, body frame [kg m²]
   Mat3 inv_inertia_B = Mat3::Zero();  // its inverse (zero for fixed and driven bodies)
@@ -52,14 +62,14 @@ struct DisplayMesh {
 };
 
 /// A probe: a weighted mean of material points of one body: body-frame points of a rigid body,
-/// or mesh nodes of an FFR body (a region: its nodes, equal weights; a point: the shape
+/// or mesh nodes of an FFR, TL or linear body (a region: its nodes, equal weights; a point: the shape
 /// functions of the cell holding it).
 struct ProbeModel {
   std::string name;
   int body = 0;
   std::vector<Vec3> points_B;     // rigid bodies, equal weights
-  std::vector<int> nodes;         // FFR bodies
-  std::vector<double> weights;    // FFR bodies, aligned with nodes, summing to 1
+  std::vector<int> nodes;         // FFR, TL and linear bodies
+  std::vector<double> weights;    // FE bodies, aligned with nodes, summing to 1
 };
 
 struct StepParameters {
@@ -70,7 +80,7 @@ struct StepParameters {
   double activation_gap = 0;   // contacts with a predicted gap below this are active [m]
   solvers::SolverOptions solver;  // the contact solver of every step (solvers/solve.hpp)
   bool fail_on_divergence = false;
-  double inner_tolerance = 1e-6;  // FFR Rotator (Algorithm 1 inner loop), relative on ω
+  double inner_tolerance = 1e-6;  // FFR Rotator (relative on ω), TL Newton (relative on λ): Algorithm 1 inner loop
   int inner_max_iterations = 50;
   bool fictitious_forces = true;  // FFR: the rotational fictitious forces of eq. (18)
 };
@@ -84,6 +94,7 @@ struct Model {
   std::vector<ContactLaw> laws;             // n_materials², row-major, symmetric
   std::vector<ProbeModel> probes;
   std::vector<ffr::FfrBody> ffr_bodies;     // FFR bodies' constant matrices (BodyModel::deformable)
+  std::vector<ffr::TlBody> tl_bodies;       // TL and linear bodies' constants (BodyModel::nodal)
   StepParameters step;
   double duration = 0.0;                    // [s]
   long n_steps = 0;                         // round(duration / h)
@@ -91,7 +102,7 @@ struct Model {
   bool output_vtk = true, output_csv = true;
 
   int nb() const { return static_cast<int>(bodies.size()); }
-  bool has_deformable() const { return !ffr_bodies.empty(); }
+  bool has_deformable() const { return !ffr_bodies.empty() || !tl_bodies.empty(); }
   const ContactLaw& law(int material_a, int material_b) const {
     return laws[material_a * material_names.size() + material_b];
   }

@@ -1,6 +1,7 @@
 #include "nscd/step/output_frames.hpp"
 
 #include "ffr/linear_elasticity.hpp"
+#include "ffr/st_venant_kirchhoff.hpp"
 
 namespace nscd {
 namespace {
@@ -8,6 +9,21 @@ constexpr int kVtkPolygon = 7, kVtkTetra = 10, kVtkHexahedron = 12;
 // relative slack on ‖r_T‖ < μ r_n below which a contact counts as sticking (solver tolerance)
 constexpr double kStickSlack = 1e-6;
 
+
+// the cells of body b's mesh, whose nodes start at `offset`, with their von Mises stresses
+void append_cells(const ffr::Mesh& mesh, int b, const BodyModel& body, const std::vector<double>& stress, int offset,
+                  io::BodyMeshFrame& frame) {
+  const int type = mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
+  for (int c = 0; c < mesh.ncells(); ++c) {
+    std::vector<int> cell(mesh.cell(c).begin(), mesh.cell(c).end());
+    for (int& index : cell) index += offset;
+    frame.cells.push_back(std::move(cell));
+    frame.cell_types.push_back(type);
+    frame.cell_body_id.push_back(b);
+    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.von_mises.push_back(stress[c]);
+  }
+}
 
 // an FFR body's mesh in the current configuration x + O (X + ψ), with velocity
 // v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses
@@ -26,17 +42,28 @@ void append_ffr_body(const Model& m, const State& s, int b, io::BodyMeshFrame& f
     frame.displacement.push_back(p_W - (body.x0 + body.q0 * f.mesh.nodes[k]));
     frame.local_displacement.push_back(psi.segment<3>(3 * k));
   }
-  const std::vector<double> stress = ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi);
-  const int type = f.mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
-  for (int c = 0; c < f.mesh.ncells(); ++c) {
-    std::vector<int> cell(f.mesh.cell(c).begin(), f.mesh.cell(c).end());
-    for (int& index : cell) index += offset;
-    frame.cells.push_back(std::move(cell));
-    frame.cell_types.push_back(type);
-    frame.cell_body_id.push_back(b);
-    frame.cell_model.push_back(static_cast<int>(body.scene_model));
-    frame.von_mises.push_back(stress[c]);
+  append_cells(f.mesh, b, body, ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi), offset, frame);
+}
+
+// a TL or linear body's mesh at x₀ + R(q₀) (X + ψ), velocity R(q₀) λ, ψ, and cell von Mises
+// stresses of SVK's Cauchy stress (TL) or of the small strain (linear)
+void append_tl_body(const Model& m, const State& s, int b, io::BodyMeshFrame& frame) {
+  const BodyModel& body = m.bodies[b];
+  const ffr::TlBody& tl = m.tl_bodies[body.nodal];
+  const ffr::FfrBody& f = tl.fe;
+  const Eigen::VectorXd& psi = s.tl_psi[body.nodal];
+  const Eigen::VectorXd& lambda = s.tl_lambda[body.nodal];
+  const int offset = static_cast<int>(frame.points.size());
+  for (int k = 0; k < f.nn(); ++k) {
+    frame.points.push_back(body.x0 + body.q0 * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
+    frame.velocity.push_back(body.q0 * Vec3(lambda.segment<3>(3 * k)));
+    frame.displacement.push_back(body.q0 * Vec3(psi.segment<3>(3 * k)));
+    frame.local_displacement.push_back(psi.segment<3>(3 * k));
   }
+  const std::vector<double> stress = tl.nonlinear
+                                         ? ffr::svk_von_mises(f.mesh, f.material.young, f.material.poisson, psi)
+                                         : ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi);
+  append_cells(f.mesh, b, body, stress, offset, frame);
 }
 
 }  // namespace
@@ -48,6 +75,10 @@ io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_onl
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
     if (body.kind == BodyKind::Ffr) {
       append_ffr_body(m, s, b, frame);
+      continue;
+    }
+    if (is_nodal(body.kind)) {
+      append_tl_body(m, s, b, frame);
       continue;
     }
     const int offset = static_cast<int>(frame.points.size());
@@ -113,6 +144,17 @@ std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s) {
       for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
         const int k = probe.nodes[i];
         x += probe.weights[i] * (s.x[probe.body] + s.q[probe.body] * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
+        x0 += probe.weights[i] * (body.x0 + body.q0 * f.mesh.nodes[k]);
+      }
+      rows.push_back({probe.name, x, x - x0});
+      continue;
+    }
+    if (is_nodal(body.kind)) {
+      const ffr::FfrBody& f = m.tl_bodies[body.nodal].fe;
+      const Eigen::VectorXd& psi = s.tl_psi[body.nodal];
+      for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
+        const int k = probe.nodes[i];
+        x += probe.weights[i] * (body.x0 + body.q0 * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
         x0 += probe.weights[i] * (body.x0 + body.q0 * f.mesh.nodes[k]);
       }
       rows.push_back({probe.name, x, x - x0});

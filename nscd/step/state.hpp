@@ -2,7 +2,8 @@
 /// @file
 /// Everything that changes while stepping and that a restart needs (MuJoCo's mjData minus the
 /// scratch): time, each body's pose and velocities (for an FFR body, those of its floating
-/// frame, plus the nodal ψ and λ of [Lozovskiy & Dubois 2016] eq. 19), and last step's
+/// frame, plus the nodal ψ and λ of [Lozovskiy & Dubois 2016] eq. 19; for a TL or linear body,
+/// its mass-weighted mean motion, plus the absolute nodal ψ and λ of eq. 28), and last step's
 /// reactions for the warm start.
 
 #include "nscd/core/math.hpp"
@@ -29,6 +30,8 @@ struct State {
   std::vector<Vec3> w;   // angular velocity, world [rad/s]
   std::vector<Eigen::VectorXd> psi;     // FFR bodies: nodal displacements in the body frame [m]
   std::vector<Eigen::VectorXd> lambda;  // FFR bodies: their velocities [m/s]
+  std::vector<Eigen::VectorXd> tl_psi;     // TL, linear bodies: absolute nodal displacements, body frame at t = 0 [m]
+  std::vector<Eigen::VectorXd> tl_lambda;  // TL, linear bodies: absolute nodal velocities, same frame [m/s]
   std::vector<WarmContact> warm;  // last step's active contacts, sorted by (a, b)
 };
 

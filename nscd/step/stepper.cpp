@@ -40,12 +40,15 @@ void compute_free_motion(const Model& m, const State& s, StepWorkspace& ws) {
     if (body.kind == BodyKind::Rigid) {
       ws.free[b] = free_motion(body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b], m.step.gravity, h,
                                m.step.theta);
+    } else if (is_nodal(body.kind)) {
+      ws.free[b] = FreeMotion{};  // no rigid degrees of freedom: G = 0 at their contacts
     } else if (body.kind != BodyKind::Ffr) {
       ws.free[b] = FreeMotion{};
       prescribed_velocity(body, s.t + h, ws.free[b].v, ws.free[b].w);
     }
   });
   if (m.has_deformable()) begin_ffr_step(m, s, ws.ffr, ws.free);
+  if (!m.tl_bodies.empty()) begin_tl_step(m, s, ws.tl);
 }
 
 // the node-to-surface contacts merged into the detected ones, both sorted by (a, b, feature)
@@ -85,7 +88,7 @@ double travel_bound(const Model& m, const State& s, const StepWorkspace& ws) {
 Vec3 lever_arm(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
                const std::array<DeformableSide, 2>* sides, int side) {
   const int b = side == 0 ? c.a : c.b;
-  if (sides != nullptr && (*sides)[side].deformable())
+  if (sides != nullptr && (*sides)[side].deformable() && m.bodies[b].kind == BodyKind::Ffr)
     return ws.ffr[m.bodies[b].deformable].rotation.O * (*sides)[side].X_B;
   return c.p_W - s.x[b];
 }
@@ -97,7 +100,8 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
   for (int side = 0; side < 2; ++side) {
     const int b = J.body[side];
     J.movable[side] = ws.movable[b] != 0;
-    if (!J.movable[side]) {
+    if (is_nodal(m.bodies[b].kind)) J.G[side].setZero();  // nodal unknowns only: W from eq. (6) alone
+    if (!J.movable[side] || is_nodal(m.bodies[b].kind)) {
       J.Y[side].setZero();
       continue;
     }
@@ -108,14 +112,20 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
 }
 
 // contact_jacobian.hpp eq. (5) summed over the deformable sides: at the start of the step
-// (O_i, λ_i), or free at its end (O_{i+1}, λ_free)
+// (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
 Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
                           const std::array<DeformableSide, 2>& sides, bool at_end) {
   Vec3 u = Vec3::Zero();
   for (int side = 0; side < 2; ++side) {
     if (!sides[side].deformable()) continue;
-    const int d = m.bodies[side == 0 ? c.a : c.b].deformable;
+    const int b = side == 0 ? c.a : c.b;
+    const int d = m.bodies[b].deformable;
     const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+    if (const int n = m.bodies[b].nodal; n >= 0) {
+      u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
+                               at_end ? ws.tl[n].lambda_free : s.tl_lambda[n], Vec3::Zero());
+      continue;
+    }
     const Mat3& O = at_end ? ws.ffr[d].rotation.O : ws.ffr[d].O_i;
     const FfrStepData& data = ws.ffr[d];
     u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
@@ -178,8 +188,11 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     for (int side = 0; side < 2; ++side)
       if (ws.active_sides[i][side].deformable()) {
         ws.jacobians[i].point[side] = static_cast<int>(ws.deformable_points.size());
+        const int b = side == 0 ? ws.active[i].a : ws.active[i].b;
         ws.deformable_points.push_back(
-            make_deformable_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
+            is_nodal(m.bodies[b].kind)
+                ? make_tl_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.tl)
+                : make_deformable_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
       }
   ws.problem.q.resize(3 * nc);
   for (int i = 0; i < nc; ++i) ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
@@ -198,14 +211,22 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
   assemble(m, ws);
 }
 
-// stage 5 with FFR bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R,
-// each followed by the Rotator (the inner fixed point on V); returns the largest Rotator count.
-// With NLGS an outer iteration is one sweep, as in the paper; with the other solvers it is a
-// full solve at the current linearisation, and the loop stops when the impulses of the last
-// solve already satisfy the relinearised problem to the tolerance.
+// the inner loop of Algorithm 1 for impulses r: the Rotator of FFR bodies, Newton for TL bodies;
+// returns the largest count of either
+int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWorkspace& ws) {
+  const int rotations = rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free);
+  return std::max(rotations, solve_tl_bodies(m, s, ws.deformable_points, r, ws.tl));
+}
+
+// stage 5 with FE bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R, each
+// followed by the inner loop (solve_inner); returns the largest inner count. With NLGS an outer
+// iteration is one sweep, as in the paper; with the other solvers it is a full solve at the
+// current linearisation, and the loop stops when the impulses of the last solve already satisfy
+// the relinearised problem to the tolerance.
 int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   Eigen::VectorXd r = ws.r0;
-  int inner = rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free);
+  int inner = solve_inner(m, s, r, ws);
+  for (const TlStepData& data : ws.tl) inner = std::max(inner, data.iterations);  // and the free solves
   ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
   if (ws.problem.nc() == 0) return inner;
   const double tolerance = solvers::tolerance(m.step.solver);
@@ -222,7 +243,7 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
     ws.result.iterations = j;
     if (ws.result.status == solvers::SolverStatus::NonFinite) return inner;
     r = ws.result.r;
-    inner = std::max(inner, rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free));
+    inner = std::max(inner, solve_inner(m, s, r, ws));
     ws.result.status = ws.result.error <= tolerance ? solvers::SolverStatus::Converged
                                                     : solvers::SolverStatus::MaxIterations;
     if (sweeps && ws.result.status == solvers::SolverStatus::Converged) break;
@@ -278,6 +299,8 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   ws.next_w.resize(m.nb());
   ws.next_psi.resize(m.ffr_bodies.size());
   ws.next_lambda.resize(m.ffr_bodies.size());
+  ws.next_tl_psi.resize(m.tl_bodies.size());
+  ws.next_tl_lambda.resize(m.tl_bodies.size());
   tbb::parallel_for(0, m.nb(), [&](int b) {
     const BodyModel& body = m.bodies[b];
     ws.next_v[b] = ws.free[b].v + dV[b].head<3>();
@@ -291,6 +314,11 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
       ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
       ws.next_lambda[d] = end_of_step_lambda(data, ws.deformable_points, r, d);
       ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
+    } else if (is_nodal(body.kind)) {
+      // eq. (1) of tl_body.hpp solved by the inner loop, and the trapezoidal rule
+      const int n = body.nodal;
+      end_tl_step(m, s, b, ws.tl[n], ws.next_tl_psi[n], ws.next_tl_lambda[n], ws.next_x[b], ws.next_v[b],
+                  ws.next_w[b]);
     } else if (body.kind == BodyKind::Driven) {
       // exact prescribed displacement, orientation by eq. (3)
       ws.next_x[b] += body.linear_motion->displacement(s.t + h) - body.linear_motion->displacement(s.t);
@@ -304,9 +332,10 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
 // the first body whose next state is not finite, or −1
 int first_non_finite_body(const Model& m, const StepWorkspace& ws) {
   for (int b = 0; b < m.nb(); ++b) {
-    const int d = m.bodies[b].deformable;
+    const int d = m.bodies[b].deformable, n = m.bodies[b].nodal;
     if (!ws.next_x[b].allFinite() || !ws.next_q[b].coeffs().allFinite() || !ws.next_v[b].allFinite() ||
-        !ws.next_w[b].allFinite() || (d >= 0 && !(ws.next_lambda[d].allFinite() && ws.next_psi[d].allFinite())))
+        !ws.next_w[b].allFinite() || (d >= 0 && !(ws.next_lambda[d].allFinite() && ws.next_psi[d].allFinite())) ||
+        (n >= 0 && !(ws.next_tl_lambda[n].allFinite() && ws.next_tl_psi[n].allFinite())))
       return b;
   }
   return -1;
@@ -330,6 +359,8 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
   std::swap(s.w, ws.next_w);
   std::swap(s.psi, ws.next_psi);
   std::swap(s.lambda, ws.next_lambda);
+  std::swap(s.tl_psi, ws.next_tl_psi);
+  std::swap(s.tl_lambda, ws.next_tl_lambda);
   s.warm.resize(ws.active.size());
   for (std::size_t i = 0; i < ws.active.size(); ++i) {
     const contact::ContactPoint& c = ws.active[i];
@@ -348,7 +379,7 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
   for (int b = 0; b < m.nb(); ++b) {
     poses[b] = {s.x[b], s.q[b]};
     const BodyKind kind = m.bodies[b].kind;
-    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : kind == BodyKind::Ffr ? contact::kDeformable : contact::kStatic;
+    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : is_deformable(kind) ? contact::kDeformable : contact::kStatic;
   }
 }
 
@@ -376,6 +407,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     else ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
   }
   report.n_contacts = ws.problem.nc();
+  for (const TlStepData& data : ws.tl) report.inner_converged = report.inner_converged && data.converged;
   report.solver_iterations = ws.result.iterations;
   report.solver_error = ws.result.error;
   report.solver_status = ws.result.status;
@@ -417,6 +449,8 @@ double kinetic_energy(const Model& m, const State& s) {
       energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
     if (body.kind == BodyKind::Ffr)
       energy += 0.5 * s.lambda[body.deformable].dot(m.ffr_bodies[body.deformable].mass_matrix * s.lambda[body.deformable]);
+    if (is_nodal(body.kind))
+      energy += 0.5 * s.tl_lambda[body.nodal].dot(m.tl_bodies[body.nodal].fe.mass_matrix * s.tl_lambda[body.nodal]);
   }
   return energy;
 }
@@ -428,6 +462,7 @@ double potential_energy(const Model& m, const State& s) {
     energy -= body.mass * m.step.gravity.dot(s.x[b]);
     if (body.kind == BodyKind::Ffr)
       energy += 0.5 * s.psi[body.deformable].dot(m.ffr_bodies[body.deformable].stiffness * s.psi[body.deformable]);
+    if (is_nodal(body.kind)) energy += ffr::strain_energy(m.tl_bodies[body.nodal], s.tl_psi[body.nodal]);
   }
   return energy;
 }

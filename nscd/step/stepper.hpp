@@ -29,6 +29,10 @@
 /// paper's test, the relative change of r, stalls on redundant contacts (a flat face on a
 /// plane) while the error is already small.
 ///
+/// TL and linear bodies (tl_coupling.hpp) enter the same loop: their contacts are found node to
+/// surface, have no rigid part (G = 0), and their inner loop is Newton's method on eq. (1) of
+/// ffr/tl_body.hpp with the impulses as nodal forces.
+///
 /// References: [Jean 1999] The non-smooth contact dynamics method, CMAME 177;
 ///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics.
 
@@ -39,6 +43,7 @@
 #include "nscd/step/model.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
+#include "nscd/step/tl_coupling.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/nlgs.hpp"
 
@@ -59,8 +64,10 @@ struct StepReport {
   StepStatus status = StepStatus::Ok;
   int n_contacts = 0;            // active contacts
   int solver_iterations = 0;     // NLGS sweeps (FFR scenes: outer iterations of Algorithm 1)
-  int inner_iterations = 0;      // FFR scenes: the largest Rotator count of one outer iteration
+  int inner_iterations = 0;      // FE scenes: the largest Rotator count or TL tangent factorisations of one
+                                 // outer iteration
   double solver_error = 0;
+  bool inner_converged = true;   // TL bodies: every Newton solve of the step met solver.inner_tolerance
   solvers::SolverStatus solver_status = solvers::SolverStatus::Converged;
   std::string message;           // set when status != Ok: which body or contact went bad
 };
@@ -78,13 +85,14 @@ struct StepWorkspace {
   std::vector<Vec3> u_old;                     // relative velocity at the start of the step, per active contact
   std::vector<ContactJacobian> jacobians;      // aligned with `active`
   std::vector<FfrStepData> ffr;                // per FFR body
+  std::vector<TlStepData> tl;                  // per TL or linear body
   std::vector<DeformablePoint> deformable_points;  // deformable sides of the active contacts
   solvers::FrictionProblem problem;
   Eigen::VectorXd r0;
   solvers::SolverResult result;
   std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
   std::vector<Quat> next_q;
-  std::vector<Eigen::VectorXd> next_psi, next_lambda;
+  std::vector<Eigen::VectorXd> next_psi, next_lambda, next_tl_psi, next_tl_lambda;
   StepTimings timings;
 };
 
@@ -98,7 +106,8 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
 StepReport step(const Model& m, State& s, StepWorkspace& ws);
 
 /// Total kinetic energy [J] (FFR bodies: rigid part plus ½ λᵀ M λ, [Lozovskiy & Dubois 2016]
-/// Remark 2) and potential energy [J]: gravitational −Σ m g·x plus, for FFR bodies, ½ ψᵀ K ψ.
+/// Remark 2; TL and linear bodies: ½ λᵀ M λ) and potential energy [J]: gravitational −Σ m g·x
+/// plus, for FFR and linear bodies, ½ ψᵀ K ψ, for TL bodies the SVK strain energy.
 double kinetic_energy(const Model& m, const State& s);
 double potential_energy(const Model& m, const State& s);
 

@@ -37,10 +37,11 @@ std::vector<std::string> checkpoints_in(const fs::path& dir) {
 // runs `scene` for `duration` with checkpoints every `interval`, copies the output as a run
 // stopped at its end, restarts that copy from the checkpoint at `step` and expects the same files
 void expect_restart_equals_uninterrupted(const std::string& name, const std::string& scene, const std::string& duration,
-                                         const std::string& interval, long step, const std::string& pvd) {
+                                         const std::string& interval, long step, const std::string& pvd,
+                                         const std::string& options = "") {
   const fs::path dir = fresh_dir("checkpoint_" + name);
   const fs::path full = dir / "full", stopped = dir / "stopped";
-  const std::string common = "run " + scene + " --quiet --duration " + duration;
+  const std::string common = "run " + scene + " --quiet --duration " + duration + options;
   const Result first = run_nscd(common + " --checkpoint-interval " + interval + " --out " + full.string());
   ASSERT_EQ(first.exit_code, 0) << first.output;
   // the stopped run wrote everything up to its end; the restart must cut it back and redo it
@@ -65,6 +66,12 @@ TEST(Checkpoint, FfrBlocksRestartedMidRunEqualTheUninterruptedRun) {
   // the paper's three FFR blocks (nodal ψ, λ in the state), 200 steps, restarted from step 100
   expect_restart_equals_uninterrupted("ffr", "scenes/ffr_three_blocks.json", "0.02", "0.005", 100,
                                       "ffr_three_blocks.pvd");
+}
+
+TEST(Checkpoint, TlBlocksRestartedMidRunEqualTheUninterruptedRun) {
+  // the same blocks as Total Lagrangian bodies (absolute nodal state), 20 steps, restarted at 10
+  expect_restart_equals_uninterrupted("tl", "scenes/ffr_three_blocks.json", "0.002", "0.001", 10,
+                                      "ffr_three_blocks.pvd", " --model tl");
 }
 
 TEST(Checkpoint, OnlyTheNewestThreeAreKept) {

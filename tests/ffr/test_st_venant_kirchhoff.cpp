@@ -135,6 +135,18 @@ TEST_P(Svk, TangentIsTheForceJacobian) {
   EXPECT_LT(err, 1e-7 * K.cwiseAbs().maxCoeff());
 }
 
+TEST_P(Svk, TangentProductIsTheAssembledTangentTimesTheVector) {
+  const Mesh m = mesh();
+  const VectorXd u = random_displacement(m, 0.05, 6), v = random_displacement(m, 1.0, 7);
+  VectorXd f;
+  SparseMatrix<double> K_T;
+  svk_internal_forces(m, kYoung, kPoisson, u, f, &K_T);
+  const VectorXd expected = K_T * v;
+  // eq. (7) sums the same products in another order: rounding only, 1e-12 of the result
+  EXPECT_LT((svk_tangent_product(m, cell_quadrature(m), kYoung, kPoisson, u, v) - expected).norm(),
+            1e-12 * expected.norm());
+}
+
 TEST_P(Svk, SmallDisplacementsGiveLinearElasticity) {
   const Mesh m = mesh();
   const SparseMatrix<double> K = stiffness(m, kYoung, kPoisson);
