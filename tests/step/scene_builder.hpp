@@ -21,6 +21,18 @@ inline io::Scene make_scene(double h, double duration, double density, double fr
   return scene;
 }
 
+/// make_scene with the paper's stone [Lozovskiy & Dubois 2016] §4: ρ = 2500, E = 35 GPa,
+/// ν = 0.2, solver tolerances 1e-8 (outer) and 1e-10 (inner).
+inline io::Scene stone_scene(double h, double duration, double friction) {
+  io::Scene scene = make_scene(h, duration, 2500.0, friction, 0.0);
+  io::Material& stone = scene.materials["stone"];
+  stone.young = 35e9;
+  stone.poisson = 0.2;
+  scene.solver.tolerance = 1e-8;
+  scene.solver.inner_tolerance = 1e-10;
+  return scene;
+}
+
 /// Appends a body of material "stone" with the given shape, centred at `position`.
 inline io::Body& add_body(io::Scene& scene, const std::string& name, io::BodyModel model, const io::ShapeSpec& shape,
                           const Vec3& position, const Quat& orientation = Quat::Identity()) {

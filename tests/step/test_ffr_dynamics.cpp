@@ -17,17 +17,6 @@ namespace {
 
 constexpr double kG = 9.81;
 
-// the paper's stone: ρ = 2500, E = 35 GPa, ν = 0.2
-io::Scene stone_scene(double h, double duration, double friction) {
-  io::Scene scene = test::make_scene(h, duration, 2500.0, friction, 0.0);
-  io::Material& stone = scene.materials["stone"];
-  stone.young = 35e9;
-  stone.poisson = 0.2;
-  scene.solver.tolerance = 1e-8;
-  scene.solver.inner_tolerance = 1e-10;
-  return scene;
-}
-
 io::Body& add_ffr_box(io::Scene& scene, const std::string& name, const Vec3& size, std::array<int, 3> elements,
                       const Vec3& position, const Quat& orientation = Quat::Identity()) {
   io::Body& body = test::add_box(scene, name, io::BodyModel::Ffr, size, position, orientation);
@@ -37,7 +26,7 @@ io::Body& add_ffr_box(io::Scene& scene, const std::string& name, const Vec3& siz
 
 // §4.1: the cuboid 1 × 1 × 2 (4 × 4 × 8 hexahedra) launched with v_C = (1, 0, 0), ω = (0, ω, 0)
 test::Simulation free_cuboid(double omega, double duration) {
-  io::Scene scene = stone_scene(1e-4, duration, 0.0);
+  io::Scene scene = test::stone_scene(1e-4, duration, 0.0);
   scene.gravity = Vec3::Zero();
   io::Body& body = add_ffr_box(scene, "cuboid", Vec3(1, 1, 2), {4, 4, 8}, Vec3::Zero());
   body.velocity = Vec3(1, 0, 0);
@@ -86,7 +75,7 @@ TEST(FfrDynamics, WithoutFictitiousForcesTheRigidMotionIsUnchangedAndNothingDefo
 
 // a block 1 × 1 × 1 on a fixed slab tilted by α, as the rigid incline test, rigid or FFR
 test::Simulation incline(io::BodyModel model, double young) {
-  io::Scene scene = stone_scene(1e-3, 0.5, 0.3);
+  io::Scene scene = test::stone_scene(1e-3, 0.5, 0.3);
   scene.materials["stone"].young = young;
   scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping
   // nine nodal contacts on a face of a body 1e4 times stiffer than stone make W nearly
@@ -117,7 +106,7 @@ TEST(FfrDynamics, VeryStiffBlockOnAnInclineSlidesLikeTheRigidBlock) {
 }
 
 TEST(FfrDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
-  io::Scene scene = stone_scene(1e-4, 0.04, 0.0);
+  io::Scene scene = test::stone_scene(1e-4, 0.04, 0.0);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping, ζ ≈ 0.15 on the axial mode
   test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
@@ -144,7 +133,7 @@ TEST(FfrDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
 // W of the contact problem equals H 𝔸₊⁻¹ Hᵀ formed densely from eqs. (20)–(22) of the paper
 // for an FFR block resting on a fixed table with a rigid box on top of it
 TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
-  io::Scene scene = stone_scene(1e-3, 1e-3, 0.5);
+  io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;
   test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
@@ -206,7 +195,7 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
 }
 
 TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
-  io::Scene scene = stone_scene(1e-4, 1e-4, 0.3);
+  io::Scene scene = test::stone_scene(1e-4, 1e-4, 0.3);
   test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(6, 6, 0.2), Vec3(0, 0, -0.1));
   add_ffr_box(scene, "left", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, 2.0 / 3, 1));
   add_ffr_box(scene, "right", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, -2.0 / 3, 1));

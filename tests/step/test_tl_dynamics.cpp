@@ -18,20 +18,9 @@ namespace {
 
 constexpr double kG = 9.81;
 
-// the paper's stone: ρ = 2500, E = 35 GPa, ν = 0.2
-io::Scene stone_scene(double h, double duration, double friction) {
-  io::Scene scene = test::make_scene(h, duration, 2500.0, friction, 0.0);
-  io::Material& stone = scene.materials["stone"];
-  stone.young = 35e9;
-  stone.poisson = 0.2;
-  scene.solver.tolerance = 1e-8;
-  scene.solver.inner_tolerance = 1e-10;
-  return scene;
-}
-
 // §4.1: the cuboid 1 × 1 × 2 (4 × 4 × 8 hexahedra) launched with v_C = (1, 0, 0), ω = (0, ω, 0)
 test::Simulation free_cuboid(io::BodyModel model, double omega, double duration) {
-  io::Scene scene = stone_scene(1e-4, duration, 0.0);
+  io::Scene scene = test::stone_scene(1e-4, duration, 0.0);
   scene.gravity = Vec3::Zero();
   io::Body& body = test::add_box(scene, "cuboid", model, Vec3(1, 1, 2), Vec3::Zero());
   body.elements = std::array<int, 3>{4, 4, 8};
@@ -111,7 +100,7 @@ TEST(TlDynamics, FreeBodyConservesLinearAndAngularMomentum) {
 
 TEST(TlDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
   for (const io::BodyModel model : {io::BodyModel::Tl, io::BodyModel::Linear}) {
-    io::Scene scene = stone_scene(1e-4, 0.04, 0.0);
+    io::Scene scene = test::stone_scene(1e-4, 0.04, 0.0);
     scene.gravity = Vec3(0, 0, -kG);
     scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping, ζ ≈ 0.15 on the axial mode
     test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
@@ -143,7 +132,7 @@ TEST(TlDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
 // (no rigid part) and the rigid Jacobian on the box's; A_T = M + (h β/2 + h²/4) K_T is the
 // block's tangent at the step's free solution
 TEST(TlDynamics, DelassusOperatorEqualsTheDenseProduct) {
-  io::Scene scene = stone_scene(1e-3, 1e-3, 0.5);
+  io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;
   test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
