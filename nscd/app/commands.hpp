@@ -13,7 +13,7 @@ namespace nscd::app {
 struct RunOptions {
   std::filesystem::path scene;
   std::optional<std::filesystem::path> out;  // default out/<scene name>
-  int threads = 0;                           // 0: all cores
+  int threads = 1;                           // worker threads (main.cpp sets TBB's limit), for run.json
   std::optional<std::string> solver;         // overrides solver.type
   std::optional<std::string> model;          // switches every deformable body to this model
   std::optional<double> duration;            // overrides time.duration [s]
@@ -31,7 +31,6 @@ struct SolveOptions {
   std::filesystem::path problem;                  // FCLIB file, local or global
   std::string solver = "nlgs";                    // a name of solvers::solver_variants()
   double tolerance = 1e-4;                        // on the contract's error measure
-  int threads = 0;                                // TBB's limit; 0: all cores
   int max_iterations = 10000;
   std::optional<std::filesystem::path> solution;  // where to write (r, u)
 };

@@ -6,6 +6,8 @@
 #include "solvers/solve.hpp"
 
 #include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <unistd.h>
@@ -35,7 +37,6 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a scene and write its output");
   run_cmd->add_option("scene", run.scene, "scene file (JSON)")->required();
   run_cmd->add_option("--out", out_dir, "output directory (default out/<scene name>)");
-  run_cmd->add_option("--threads", run.threads, "worker threads, 0 for all cores")->default_val(0);
   run_cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
                                             "override solver.type (nlgs|ccp|lcp|nsn|prox)");
   run_cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
@@ -60,7 +61,6 @@ int main(int argc, char** argv) {
   for (const nscd::solvers::SolverVariant& v : nscd::solvers::solver_variants())
     solver_help += "\n  " + std::string(v.name) + ": " + std::string(v.description);
   solve_cmd->add_option("--solver", solve.solver, solver_help)->default_val("nlgs");
-  solve_cmd->add_option("--threads", solve.threads, "worker threads, 0 for all cores")->default_val(0);
   solve_cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
   solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
@@ -71,6 +71,11 @@ int main(int argc, char** argv) {
                  "the current directory");
   compare_cmd->add_option("run_a", compare_a, "output directory of the run compared (A)")->required();
   compare_cmd->add_option("run_b", compare_b, "output directory of the reference run (B)")->required();
+
+  // --threads on every command: TBB's thread limit for the whole command
+  int threads = 0;
+  for (CLI::App* command : {run_cmd, validate_cmd, solve_cmd, compare_cmd})
+    command->add_option("--threads", threads, "worker threads, 0 for all cores")->default_val(0);
 
   // a word that is not a command gets a plain answer rather than CLI11's "subcommand required"
   const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
@@ -97,6 +102,10 @@ int main(int argc, char** argv) {
 
   install_logger(run.quiet);
   try {
+    NSCD_THROW_UNLESS(threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", threads);
+    const int workers = threads > 0 ? threads : tbb::info::default_concurrency();
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers));
+    run.threads = workers;
     if (*run_cmd) {
       if (!out_dir.empty()) run.out = out_dir;
       run.progress = !run.quiet && isatty(fileno(stderr));

@@ -13,8 +13,6 @@
 #include "nscd/step/output_frames.hpp"
 #include "nscd/step/stepper.hpp"
 
-#include <tbb/global_control.h>
-#include <tbb/info.h>
 
 #include <algorithm>
 #include <chrono>
@@ -85,9 +83,6 @@ int run_command(const RunOptions& o) {
   const long checkpoint_every =
       o.checkpoint_interval ? std::max(1L, std::lround(*o.checkpoint_interval / m.step.h)) : 0;
 
-  NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
-  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
-  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
 
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
   io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
@@ -95,7 +90,7 @@ int run_command(const RunOptions& o) {
                      {"scene", std::filesystem::absolute(o.scene).string()},
                      {"scene_sha256", scene_sha256},
                      {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
-                     {"threads", threads},
+                     {"threads", o.threads},
                      {"solver", scene.solver.type},
                      {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
                      {"time_step", m.step.h},

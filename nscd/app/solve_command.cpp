@@ -3,8 +3,6 @@
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/solve.hpp"
 
-#include <tbb/global_control.h>
-#include <tbb/info.h>
 
 #include <chrono>
 #include <cstdio>
@@ -21,9 +19,6 @@ int solve_command(const SolveOptions& o) {
   }
   NSCD_THROW_UNLESS(o.tolerance > 0, "--tolerance {}: expected a positive number", o.tolerance);
   NSCD_THROW_UNLESS(o.max_iterations >= 1, "--max-iterations {}: expected a positive count", o.max_iterations);
-  NSCD_THROW_UNLESS(o.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", o.threads);
-  const int threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
-  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   const io::FclibProblem read = io::read_fclib_problem(o.problem);
 
   // solve from r = 0, timed
