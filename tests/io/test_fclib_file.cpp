@@ -18,6 +18,7 @@ extern "C" {
 #include <fstream>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace nscd::io {
@@ -128,26 +129,21 @@ class DamagedFclibFile : public testing::Test {
   }
 };
 
-// replaces the dataset `path` by `values` (doubles) or `ints`
-void replace_doubles(hid_t h5, const char* path, const std::vector<double>& values) {
+// replaces the dataset `path` by `values`, stored as doubles or ints (the type of T)
+template <class T>
+void replace(hid_t h5, const char* path, const std::vector<T>& values) {
+  const hid_t type = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT;
   H5Ldelete(h5, path, H5P_DEFAULT);
   const hsize_t n = values.size();
   const hid_t space = H5Screate_simple(1, &n, nullptr);
-  const hid_t set = H5Dcreate2(h5, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  const hid_t set = H5Dcreate2(h5, path, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(set);
   H5Sclose(space);
 }
 
-void replace_ints(hid_t h5, const char* path, const std::vector<int>& values) {
-  H5Ldelete(h5, path, H5P_DEFAULT);
-  const hsize_t n = values.size();
-  const hid_t space = H5Screate_simple(1, &n, nullptr);
-  const hid_t set = H5Dcreate2(h5, path, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  H5Dwrite(set, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-  H5Dclose(set);
-  H5Sclose(space);
-}
+void replace_doubles(hid_t h5, const char* path, const std::vector<double>& values) { replace(h5, path, values); }
+void replace_ints(hid_t h5, const char* path, const std::vector<int>& values) { replace(h5, path, values); }
 
 TEST_F(DamagedFclibFile, MissingValuesOfW) {
   const std::string e = damaged("no_x", [](hid_t h5) { H5Ldelete(h5, "/fclib_local/W/x", H5P_DEFAULT); });
