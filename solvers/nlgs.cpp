@@ -206,6 +206,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
   NSCD_THROW_UNLESS(options.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}", options.max_iterations);
+  NSCD_THROW_UNLESS(options.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}", options.min_iterations);
   NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "friction coefficients must be ≥ 0");
 
   SolverResult result;
@@ -241,8 +242,10 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   Eigen::VectorXd r(n), u(n);
   for (int k = 0; k < nc; ++k) r.segment<3>(3 * k) = result.r.segment<3>(3 * order[k]);
 
-  // sweeps; the full error is evaluated after the first and the last sweep, every kFullErrorPeriod
-  // sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance
+  // sweeps; the full error is evaluated after sweep min_iterations and the last sweep, every
+  // kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio)
+  // reaches the tolerance; never before sweep min_iterations (or the last)
+  const int first_check = std::min(options.min_iterations, options.max_iterations);
   result.status = SolverStatus::MaxIterations;
   bool error_is_current = false;
   double ratio = 1.0;
@@ -259,8 +262,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
       break;
     }
     const double cheap = r2 > 0.0 ? std::sqrt(dr2 / r2) : (dr2 > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    const bool check = s == 1 || cheap * ratio <= options.tolerance || s - last_full >= kFullErrorPeriod ||
-                       s == options.max_iterations;
+    const bool check = s == first_check || s == options.max_iterations ||
+                       (s > first_check && (cheap * ratio <= options.tolerance || s - last_full >= kFullErrorPeriod));
     if (!check) continue;
 
     // full error of eq. (3) on u = W r + q

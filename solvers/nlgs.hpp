@@ -28,9 +28,13 @@
 /// followed by Newton from its result.
 ///
 /// The stopping test is the error measure of error_measure.hpp eq. (3) on u = W r + q, evaluated
-/// after the first and the last sweep, every 16 sweeps, and whenever the cheap estimate
-/// ‖Δr‖/‖r‖ of the sweep, scaled by the ratio (error / estimate) of the last evaluation, is below
-/// the tolerance. The returned error is always that of the returned (r, u).
+/// after sweep min_iterations (1 by default) and the last sweep, every 16 sweeps, and whenever the
+/// cheap estimate ‖Δr‖/‖r‖ of the sweep, scaled by the ratio (error / estimate) of the last
+/// evaluation, is below the tolerance. The returned error is always that of the returned (r, u).
+/// A warm-started solve of a structure at rest meets the tolerance after one sweep, but one sweep
+/// moves the load along a column of blocks by only one block: the rocking mode of a tall stack,
+/// seeded by round-off, is then corrected a step late and grows (docs/robustness.md); at least as
+/// many sweeps as blocks in the tallest column (min_iterations, LMGC90's check period) remove it.
 ///
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
 ///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018].
@@ -54,6 +58,7 @@ std::string_view to_string(SolverStatus status);
 /// Options of solve_nlgs.
 struct NlgsOptions {
   int max_iterations = 1000;  // sweeps
+  int min_iterations = 1;     // sweeps before the stopping test may end the solve (at most max_iterations)
   double tolerance = 1e-6;    // on error_measure eq. (3), unitless
   double omega = 1.0;         // relaxation, in (0, 2)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp

@@ -39,6 +39,7 @@ struct SolverSettings {
   std::string lcp_method = "auto";  // lcp: auto | lemke | pgs
   double tolerance = 1e-6;        // on the contract's error measure
   int max_iterations = 1000;
+  int min_iterations = 1;         // nlgs: sweeps before the stopping test may end a step's solve
   double relaxation = 1.0;        // ω ∈ (0, 2)
   double inner_tolerance = 1e-6;  // FFR/TL inner loop
   int inner_max_iterations = 50;

@@ -55,7 +55,7 @@ const std::vector<std::string>& solver_types() {
 namespace {
 
 SolverSettings read_solver(const Value& v) {
-  v.expect_keys({"type", "tolerance", "max_iterations", "relaxation", "inner_tolerance",
+  v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
                  "correction", "facets", "lcp_method"});
   SolverSettings s;
@@ -70,6 +70,11 @@ SolverSettings read_solver(const Value& v) {
   if (const auto x = v.find("facets")) s.facets = x->integer_at_least(3);
   if (const auto x = v.find("tolerance")) s.tolerance = x->positive();
   if (const auto x = v.find("max_iterations")) s.max_iterations = x->integer_at_least(1);
+  if (const auto x = v.find("min_iterations")) {
+    s.min_iterations = x->integer_at_least(1);
+    if (s.min_iterations > s.max_iterations)
+      x->fail_expected(fmt::format("an integer ≤ max_iterations ({})", s.max_iterations));
+  }
   if (const auto x = v.find("relaxation"))
     s.relaxation = x->number_if([](double w) { return w > 0 && w < 2; }, "a number in (0, 2)");
   if (const auto x = v.find("inner_tolerance")) s.inner_tolerance = x->positive();

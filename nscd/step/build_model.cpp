@@ -131,6 +131,7 @@ solvers::SolverOptions solver_options(const io::SolverSettings& in) {
   o.type = kTypes.at(in.type);
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
+  o.nlgs.min_iterations = in.min_iterations;
   o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
   o.ccp.correction = in.correction;
   o.ccp.omega = in.relaxation;

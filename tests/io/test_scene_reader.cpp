@@ -201,7 +201,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
 TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   json scene = minimal_scene();
   scene["detection"] = {{"alert_distance", 0.01}};
-  scene["solver"] = {{"type", "ccp"}, {"relaxation", 1.5}, {"fail_on_divergence", true}};
+  scene["solver"] = {{"type", "ccp"}, {"relaxation", 1.5}, {"fail_on_divergence", true}, {"min_iterations", 3}};
   scene["time"]["output_every"] = 10;
   scene["interactions"] = json::parse(R"([{ "materials": "default", "friction": 0.5 }])");
   scene["bodies"][1]["orientation"] = {{"quaternion", {2, 0, 0, 0}}};
@@ -209,6 +209,7 @@ TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   EXPECT_EQ(s.detection.alert_distance, 0.01);
   EXPECT_EQ(s.solver.type, "ccp");
   EXPECT_EQ(s.solver.relaxation, 1.5);
+  EXPECT_EQ(s.solver.min_iterations, 3);
   EXPECT_TRUE(s.solver.fail_on_divergence);
   EXPECT_EQ(s.time.output_every, 10);
   EXPECT_EQ(s.interactions[0].material_a, "default");
@@ -376,6 +377,8 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
        "time.output_every: \"output_interval\" and \"output_every\" are exclusive"},
       {[](json& s) { s["time"]["output_interval"] = 1e-4; }, "time.output_interval: expected an interval ≥ the step"},
       {[](json& s) { s["solver"] = {{"type", "nlsg"}}; }, "did you mean \"nlgs\"?"},
+      {[](json& s) { s["solver"] = {{"max_iterations", 5}, {"min_iterations", 10}}; },
+       "solver.min_iterations: expected an integer ≤ max_iterations (5)"},
       {[](json& s) { s["interactions"][0]["restitution"] = 1.5; }, "interactions[0].restitution"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "block"}}}; }, "probes[0]: expected exactly one of"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "blok"}, {"point", {0, 0, 0}}}}; },

@@ -1,5 +1,6 @@
 #include "solvers/nlgs.hpp"
 
+#include "nscd/core/error.hpp"
 #include "solvers/error_measure.hpp"
 #include "tests/solvers/fclib_problem.hpp"
 
@@ -216,6 +217,27 @@ TEST(NlgsTest, DeterministicAndWarmStartFromSolutionTakesOneSweep) {
   const SolverResult warm = solve_nlgs(p, options, first.r);
   EXPECT_EQ(warm.status, SolverStatus::Converged);
   EXPECT_EQ(warm.iterations, 1);
+}
+
+TEST(NlgsTest, MinIterationsAreSweptBeforeTheStoppingTest) {
+  const FrictionProblem p = random_problem(50, 3);
+  NlgsOptions options;
+  options.tolerance = 1e-12;
+  options.max_iterations = 20000;
+  const SolverResult first = solve_nlgs(p, options, Eigen::VectorXd());
+  ASSERT_EQ(first.status, SolverStatus::Converged);
+  // from the solution one sweep would do (previous test); min_iterations sweeps are done
+  options.tolerance = 1e-10;
+  options.min_iterations = 7;
+  const SolverResult warm = solve_nlgs(p, options, first.r);
+  EXPECT_EQ(warm.status, SolverStatus::Converged);
+  EXPECT_EQ(warm.iterations, 7);
+  EXPECT_EQ(warm.error, recomputed_error(p, warm));
+  // above max_iterations, max_iterations bounds it (one sweep per outer iteration of Algorithm 1)
+  options.max_iterations = 3;
+  EXPECT_EQ(solve_nlgs(p, options, first.r).iterations, 3);
+  options.min_iterations = 0;
+  EXPECT_THROW(solve_nlgs(p, options, first.r), nscd::InputError);
 }
 
 TEST(NlgsTest, MaxIterationsOnHardProblem) {

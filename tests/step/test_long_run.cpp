@@ -42,8 +42,10 @@ LongRun run(const std::string& scene_name, long steps) {
   return out;
 }
 
-// 2·10⁴ steps (20 s) each. The drift bound is the issue's, 1e-9 m; what remains is round-off
-// (measured: 6e-12 m on the slope, 2e-13 m on the stack). Memory: the step allocates nothing
+// 2·10⁴ steps (20 s) on the slope, 6·10⁴ on the stack: the stack's rocking mode, when the scene's
+// min_iterations does not remove it, passes 1e-9 m between 5·10⁴ and 6·10⁴ steps
+// (docs/robustness.md). The drift bound is the issue's, 1e-9 m; what remains is round-off
+// (measured: 6e-12 m on the slope, 1e-14 m on the stack). Memory: the step allocates nothing
 // that lives on once the workspace is sized, so the resident set does not grow; 1 MiB leaves
 // room for the allocator's and the test framework's own bookkeeping.
 // AddressSanitizer keeps freed memory in quarantine, so the resident set grows under it by design
@@ -62,7 +64,7 @@ TEST(LongRun, BlockOnASlopeBelowTheFrictionAngleDoesNotCreep) {
 }
 
 TEST(LongRun, StackOfTenBoxesDoesNotCreep) {
-  const LongRun r = run("stack10.json", 20000);
+  const LongRun r = run("stack10.json", 60000);
   EXPECT_LT(r.drift, 1e-9);
   if (kMemoryIsMeaningful) {
     EXPECT_LT(r.growth, 1 << 20);
