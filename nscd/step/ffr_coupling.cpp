@@ -46,21 +46,11 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
 
 DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
                                       const DeformableSide& material_point, std::vector<FfrStepData>& ffr) {
-  DeformablePoint point;
-  point.contact = contact;
-  point.body = side == 0 ? c.a : c.b;
-  point.deformable = m.bodies[point.body].deformable;
-  point.side = material_point;
-  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-  const ffr::FfrBody& body = m.ffr_bodies[point.deformable];
-  FfrStepData& data = ffr[point.deformable];
-  point.Z = ffr::MatrixX3::Zero(body.ndof(), 3);
-  for (int i = 0; i < 3; ++i) {
-    const int k = material_point.nodes[i];
-    if (k < 0 || material_point.weights[i] == 0.0) continue;
-    if (data.node_responses[k].size() == 0) data.node_responses[k] = ffr::node_response(body, k);
-    point.Z += material_point.weights[i] * data.node_responses[k];
-  }
+  const int d = m.bodies[side == 0 ? c.a : c.b].deformable;
+  const ffr::FfrBody& body = m.ffr_bodies[d];
+  DeformablePoint point = deformable_point_base(c, contact, side, material_point, body.ndof(), ffr[d].node_responses,
+                                                [&body](int k) { return ffr::node_response(body, k); });
+  point.deformable = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
   orient_deformable_point(ffr, point);
   return point;

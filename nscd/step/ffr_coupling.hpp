@@ -54,6 +54,29 @@ struct DeformablePoint {
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
 };
 
+/// What the deformable point of side `side` (0: body a, 1: body b) of active contact `contact`
+/// has on every deformable body: contact, body, side, σ C_α, and Z = Σ_i w_i Z_{k_i} over the nodes
+/// k_i and weights w_i of the material point, where Z_k = responses[k] (ndof × 3) is computed by
+/// response(k) when still empty. The body's indices among the FFR or TL bodies are left to the caller.
+template <class Response>
+DeformablePoint deformable_point_base(const contact::ContactPoint& c, int contact, int side,
+                                      const DeformableSide& material_point, int ndof,
+                                      std::vector<ffr::MatrixX3>& responses, Response&& response) {
+  DeformablePoint point;
+  point.contact = contact;
+  point.body = side == 0 ? c.a : c.b;
+  point.side = material_point;
+  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+  point.Z = ffr::MatrixX3::Zero(ndof, 3);
+  for (int i = 0; i < 3; ++i) {
+    const int k = material_point.nodes[i];
+    if (k < 0 || material_point.weights[i] == 0.0) continue;
+    if (responses[k].size() == 0) responses[k] = response(k);
+    point.Z += material_point.weights[i] * responses[k];
+  }
+  return point;
+}
+
 /// Start of a step for every FFR body: the data above and its free motion (v + h g, free
 /// rotation, inverse world inertia at O_{i+1}) into free[b].
 void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);

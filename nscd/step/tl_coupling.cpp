@@ -45,29 +45,22 @@ Mat3 tl_orientation(const Model& m, int b, const Mat3& sigma_C) {
 
 DeformablePoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
                               const DeformableSide& material_point, std::vector<TlStepData>& tl) {
-  DeformablePoint point;
-  point.contact = contact;
-  point.body = side == 0 ? c.a : c.b;
-  point.nodal = m.bodies[point.body].nodal;
-  point.side = material_point;
-  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-  point.OtC = tl_orientation(m, point.body, point.sigma_C);
-  const ffr::TlBody& body = m.tl_bodies[point.nodal];
-  TlStepData& data = tl[point.nodal];
-  point.Z = ffr::MatrixX3::Zero(body.ndof(), 3);
-  for (int i = 0; i < 3; ++i) {
-    const int k = material_point.nodes[i];
-    if (k < 0 || material_point.weights[i] == 0.0) continue;
-    if (data.node_responses[k].size() == 0) {
-      // A_T⁻¹ E_k, column by column
-      data.node_responses[k].setZero(body.ndof(), 3);
-      for (int d = 0; d < 3; ++d) {
-        Eigen::VectorXd unit = Eigen::VectorXd::Unit(body.ndof(), 3 * k + d);
-        data.node_responses[k].col(d) = body.nonlinear ? data.tangent->solve(unit) : body.fe.implicit->solve(unit);
-      }
+  const int n = m.bodies[side == 0 ? c.a : c.b].nodal;
+  const ffr::TlBody& body = m.tl_bodies[n];
+  TlStepData& data = tl[n];
+  // A_T⁻¹ E_k, column by column
+  auto response = [&body, &data](int k) {
+    ffr::MatrixX3 Z_k(body.ndof(), 3);
+    for (int d = 0; d < 3; ++d) {
+      const Eigen::VectorXd unit = Eigen::VectorXd::Unit(body.ndof(), 3 * k + d);
+      Z_k.col(d) = body.nonlinear ? data.tangent->solve(unit) : body.fe.implicit->solve(unit);
     }
-    point.Z += material_point.weights[i] * data.node_responses[k];
-  }
+    return Z_k;
+  };
+  DeformablePoint point =
+      deformable_point_base(c, contact, side, material_point, body.ndof(), data.node_responses, response);
+  point.nodal = n;
+  point.OtC = tl_orientation(m, point.body, point.sigma_C);
   return point;
 }
 
