@@ -1,7 +1,8 @@
 // Scaling with the number of bodies (issue 6): for each scene given, a few untimed steps, then
 // --steps timed steps, and one markdown table row per scene: bodies, contacts and NLGS sweeps per
-// step, wall time per step of each stage (detection, assembly, solve, update), and the growth of
-// the resident memory per body. A second table gives each stage per body [µs] and per n log₂ n
+// step, wall time per step of each stage (detection, assembly, solve, update; the median over the
+// timed steps, "total" their sum), and the growth of the resident memory per body. A second
+// table gives each stage per body [µs] and per n log₂ n
 // [ns] (n = bodies), and the solve time per contact and sweep [ns], so that the growth with n can
 // be read off rows of different sizes. The first step, the only one that starts from the stick
 // prediction where most contacts are new, is timed alone ("step 1").
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -121,6 +123,7 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
     if (first_contacts < 0) first_contacts = report.n_contacts;
   }
   ws.timings = {};
+  std::vector<std::array<double, 4>> per_step;  // stage times of each timed step
   long sweeps = 0, contacts = 0, non_converged = 0;
   const double cpu_start = cpu_seconds();
   const auto wall_start = std::chrono::steady_clock::now();
@@ -130,6 +133,9 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
       std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
       return 3;
     }
+    const nscd::StepTimings& t = ws.timings;
+    per_step.push_back({t.detection, t.assembly, t.solve, t.update});
+    ws.timings = {};
     sweeps += report.solver_iterations;
     contacts += report.n_contacts;
     non_converged += report.solver_status != nscd::solvers::SolverStatus::Converged;
@@ -140,8 +146,15 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
   const double k = static_cast<double>(o.steps);
   const double n = m.nb();
   const double nlogn = n * std::log2(n);
-  const nscd::StepTimings& t = ws.timings;
-  const double stage[4] = {t.detection / k, t.assembly / k, t.solve / k, t.update / k};
+  // median over the timed steps of each stage: robust to the steps that other processes slowed
+  double stage[4];
+  for (int i = 0; i < 4; ++i) {
+    std::vector<double> times;
+    for (const auto& step_times : per_step) times.push_back(step_times[static_cast<std::size_t>(i)]);
+    std::sort(times.begin(), times.end());
+    const std::size_t h = times.size() / 2;
+    stage[i] = times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
+  }
   const double total = stage[0] + stage[1] + stage[2] + stage[3];
   const double contacts_per_step = static_cast<double>(contacts) / k;
   const double sweeps_per_step = static_cast<double>(sweeps) / k;
@@ -191,7 +204,9 @@ int main(int argc, char** argv) {
     std::printf("solver: exactly %d NLGS sweeps per step (tolerance 1e-12); ", o.sweeps);
   else
     std::printf("solver: tolerance %g, at most %d sweeps per step; ", o.tolerance, o.max_iterations);
-  std::printf("%ld warm-up steps (the first from %s), %ld timed steps; times in ms per step\n\n", o.warmup,
+  std::printf("%ld warm-up steps (the first from %s), %ld timed steps; stage times: median over the timed "
+              "steps [ms]\n\n",
+              o.warmup,
               o.zero_start ? "r = 0" : "the stick prediction where most contacts are new", o.steps);
   std::printf("| scene | bodies | threads | contacts at step 1 | step 1 [ms] | contacts/step | sweeps/step | total | detection "
               "| assembly | solve | update | CPU/wall | memory/body [KiB] | RSS read [MiB] | RSS end [MiB] "
