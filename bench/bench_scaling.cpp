@@ -2,13 +2,13 @@
 // --steps timed steps, and one markdown table row per scene: bodies, contacts and NLGS sweeps per
 // step, wall time per step of each stage (detection, assembly, solve, update; the median over the
 // timed steps, "total" their sum), and the growth of the resident memory per body. A second
-// table gives each stage per body [µs] and per n log₂ n
-// [ns] (n = bodies), and the solve time per contact and sweep [ns], so that the growth with n can
-// be read off rows of different sizes. The first step, the only one that starts from the stick
-// prediction where most contacts are new, is timed alone ("step 1").
+// table gives each stage per body [µs] and per n log₂ n [ns] (n = bodies), and the solve time per
+// contact and sweep [ns], so that the growth with n can be read off rows of different sizes. The
+// first step, the only one that starts from the stick prediction where most contacts are new, is
+// timed alone ("step 1"); --zero-start starts it from r = 0 instead.
 //
 //   python3 scenes/gen_pile.py --packed --count 10000 --out /tmp/packed_1e4.json
-//   build/bin/bench_scaling /tmp/packed_1e3.json /tmp/packed_1e4.json --warmup 5 --steps 10
+//   build/bin/bench_scaling /tmp/packed_1e3.json /tmp/packed_1e4.json --zero-start --warmup 5 --steps 10
 //
 // The solver's stopping rule is replaced so that every size does the same work per contact:
 // by default exactly --sweeps NLGS sweeps per step (tolerance 1e-12, which no step meets), or,
@@ -19,10 +19,10 @@
 // reading the scene) / bodies, the scene being destroyed and the freed memory handed back to the
 // system (malloc_trim) once the model and initial state are built: the model, state and step
 // workspace per body. "RSS read" is the resident memory with the scene read, "RSS end" after the
-// timed steps, "peak RSS" VmHWM (the reader's and the first step's transient memory included). The stage times are wall times
-// (nscd::StepTimings); CPU/wall is the process CPU time over the wall time of the timed steps,
-// about 1 per thread on an idle machine, lower when other processes take the cores. Not a test:
-// numbers depend on the machine.
+// timed steps, "peak RSS" VmHWM (the reader's and the first step's transient memory included).
+// The stage times are wall times (nscd::StepTimings); CPU/wall is the process CPU time over the
+// wall time of the timed steps, about 1 per thread on an idle machine, lower when other
+// processes take the cores. Not a test: numbers depend on the machine (docs/performance.md).
 
 #include "nscd/core/resident_memory.hpp"
 #include "nscd/io/scene.hpp"
