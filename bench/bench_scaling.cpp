@@ -1,0 +1,255 @@
+// Scaling with the number of bodies (issue 6): for each scene given, a few untimed steps, then
+// --steps timed steps, and one markdown table row per scene: bodies, contacts and NLGS sweeps per
+// step, wall time per step of each stage (detection, assembly, solve, update; the median over the
+// timed steps, "total" their sum), and the growth of the resident memory per body. A second
+// table gives each stage per body [µs] and per n log₂ n [ns] (n = bodies), and the solve time per
+// contact and sweep [ns], so that the growth with n can be read off rows of different sizes. The
+// first step, the only one that starts from the stick prediction where most contacts are new, is
+// timed alone ("step 1"); --zero-start starts it from r = 0 instead.
+//
+//   python3 scenes/gen_pile.py --packed --count 10000 --out /tmp/packed_1e4.json
+//   build/bin/bench_scaling /tmp/packed_1e3.json /tmp/packed_1e4.json --zero-start --warmup 5 --steps 10
+//
+// The solver's stopping rule is replaced so that every size does the same work per contact:
+// by default exactly --sweeps NLGS sweeps per step (tolerance 1e-12, which no step meets), or,
+// with --sweeps 0, the scene's rule replaced by --tolerance and --max-iterations.
+//
+// Each scene runs in a child process of its own (fork), so that its memory figure starts from a
+// fresh heap: memory/body = (resident memory after the timed steps − resident memory before
+// reading the scene) / bodies, the scene being destroyed and the freed memory handed back to the
+// system (malloc_trim) once the model and initial state are built: the model, state and step
+// workspace per body. "RSS read" is the resident memory with the scene read, "RSS end" after the
+// timed steps, "peak RSS" VmHWM (the reader's and the first step's transient memory included).
+// The stage times are wall times (nscd::StepTimings); CPU/wall is the process CPU time over the
+// wall time of the timed steps, about 1 per thread on an idle machine, lower when other
+// processes take the cores. Not a test: numbers depend on the machine (docs/performance.md).
+
+#include "nscd/core/resident_memory.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/step/build_model.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <CLI/CLI.hpp>
+#include <malloc.h>
+#include <sys/wait.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <ctime>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  long warmup = 5, steps = 10;
+  int threads = 1, sweeps = 20, max_iterations = 300;
+  double tolerance = 1e-3;
+  bool zero_start = false;
+};
+
+/// The peak resident memory of this process [bytes] (VmHWM of /proc/self/status); 0 if unknown.
+std::int64_t peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      std::int64_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+    status.ignore(4096, '\n');
+  }
+  return 0;
+}
+
+/// CPU time of this process [s] (all threads).
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+/// Runs one scene, prints its row of the first table and returns the row of the second in
+/// `normalised`. Returns the exit code.
+int run_scene(const std::string& file, const Options& o, std::string& normalised) {
+  const int n_threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n_threads));
+  const std::int64_t rss_before = nscd::resident_bytes();
+  std::int64_t rss_read = 0;
+  std::optional<nscd::Model> model;
+  nscd::State s;
+  {
+    const nscd::io::Scene scene = nscd::io::read_scene(file);
+    rss_read = nscd::resident_bytes();
+    model.emplace(nscd::build_model(scene));
+    s = nscd::initial_state(*model, scene);
+  }
+  malloc_trim(0);  // the scene and the reader's scratch go back to the system
+  nscd::Model& m = *model;
+  if (o.sweeps > 0)
+    nscd::solvers::set_stopping(m.step.solver, 1e-12, o.sweeps);
+  else
+    nscd::solvers::set_stopping(m.step.solver, o.tolerance, o.max_iterations);
+  nscd::StepWorkspace ws;
+  if (o.zero_start) {
+    // every contact of the initial state remembered with a zero impulse: the first step starts
+    // NLGS from r = 0 instead of the stick prediction (a sparse factorisation of W)
+    nscd::detection_input(m, s, ws.poses, ws.movable);
+    std::vector<nscd::contact::ContactPoint> initial;
+    nscd::contact::detect_contacts(m.shapes, ws.poses, ws.movable, m.step.alert_distance, initial);
+    s.warm.clear();
+    for (const nscd::contact::ContactPoint& c : initial)
+      s.warm.push_back({c.a, c.b, s.q[c.a].conjugate() * (c.p_W - s.x[c.a]), nscd::Vec3::Zero()});
+  }
+  long first_contacts = -1;
+  double first_step = 0;
+  for (long n = 0; n < o.warmup; ++n) {
+    const auto before = std::chrono::steady_clock::now();
+    const nscd::StepReport report = nscd::step(m, s, ws);
+    if (n == 0) first_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+    if (report.status != nscd::StepStatus::Ok) {
+      std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
+      return 3;
+    }
+    if (first_contacts < 0) first_contacts = report.n_contacts;
+  }
+  ws.timings = {};
+  std::vector<std::array<double, 4>> per_step;  // stage times of each timed step
+  long sweeps = 0, contacts = 0, non_converged = 0;
+  const double cpu_start = cpu_seconds();
+  const auto wall_start = std::chrono::steady_clock::now();
+  for (long n = 0; n < o.steps; ++n) {
+    const nscd::StepReport report = nscd::step(m, s, ws);
+    if (report.status != nscd::StepStatus::Ok) {
+      std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
+      return 3;
+    }
+    const nscd::StepTimings& t = ws.timings;
+    per_step.push_back({t.detection, t.assembly, t.solve, t.update});
+    ws.timings = {};
+    sweeps += report.solver_iterations;
+    contacts += report.n_contacts;
+    non_converged += report.solver_status != nscd::solvers::SolverStatus::Converged;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double cpu = cpu_seconds() - cpu_start;
+  const std::int64_t rss_after = nscd::resident_bytes();
+  const double k = static_cast<double>(o.steps);
+  const double n = m.nb();
+  const double nlogn = n * std::log2(n);
+  // median over the timed steps of each stage: robust to the steps that other processes slowed
+  double stage[4];
+  for (int i = 0; i < 4; ++i) {
+    std::vector<double> times;
+    for (const auto& step_times : per_step) times.push_back(step_times[static_cast<std::size_t>(i)]);
+    std::sort(times.begin(), times.end());
+    const std::size_t h = times.size() / 2;
+    stage[i] = times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
+  }
+  const double total = stage[0] + stage[1] + stage[2] + stage[3];
+  const double contacts_per_step = static_cast<double>(contacts) / k;
+  const double sweeps_per_step = static_cast<double>(sweeps) / k;
+  std::string name = file.substr(file.find_last_of('/') + 1);
+  std::printf("| %s | %d | %d | %.0f | %.1f | %.0f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %.0f |\n",
+              name.c_str(), m.nb(), n_threads, static_cast<double>(first_contacts), 1e3 * first_step, contacts_per_step, sweeps_per_step,
+              1e3 * total, 1e3 * stage[0], 1e3 * stage[1], 1e3 * stage[2], 1e3 * stage[3], cpu / wall,
+              static_cast<double>(rss_after - rss_before) / n / 1024, static_cast<double>(rss_read) / (1 << 20),
+              static_cast<double>(rss_after) / (1 << 20), static_cast<double>(peak_resident_bytes()) / (1 << 20));
+  char row[512];
+  std::snprintf(row, sizeof row, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                name.c_str(), m.nb(), n_threads, 1e6 * stage[0] / n, 1e6 * stage[1] / n, 1e6 * stage[2] / n,
+              1e6 * stage[3] / n, 1e9 * stage[0] / nlogn, 1e9 * stage[1] / nlogn, 1e9 * stage[2] / nlogn,
+              1e9 * stage[3] / nlogn,
+              contacts > 0 && sweeps > 0 ? 1e9 * stage[2] / (contacts_per_step * sweeps_per_step) : 0.0);
+  normalised = row;
+  if (non_converged > 0 && o.sweeps <= 0)
+    std::fprintf(stderr, "bench_scaling: %s: %ld of %ld timed steps not converged\n", file.c_str(), non_converged,
+                 o.steps);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bench_scaling: time per step per stage and memory per body against the number of bodies"};
+  std::vector<std::string> scenes;
+  Options o;
+  app.add_option("scenes", scenes)->required();
+  app.add_option("--warmup", o.warmup, "untimed steps first (the first is timed alone)")
+      ->default_val(5)
+      ->check(CLI::PositiveNumber);
+  app.add_option("--steps", o.steps, "timed steps")->default_val(10)->check(CLI::PositiveNumber);
+  app.add_option("--threads", o.threads, "worker threads (0: all cores)")->default_val(1);
+  app.add_option("--sweeps", o.sweeps, "exactly this many NLGS sweeps per step (0: use --tolerance)")
+      ->default_val(20)
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--tolerance", o.tolerance, "with --sweeps 0: solver tolerance")->default_val(1e-3);
+  app.add_option("--max-iterations", o.max_iterations, "with --sweeps 0: sweep budget per step")->default_val(300);
+  app.add_flag("--zero-start", o.zero_start,
+               "first step from r = 0 instead of the stick prediction (its sparse factorisation of W "
+               "is the most costly part of the first step of a large pile)");
+  CLI11_PARSE(app, argc, argv);
+
+  if (o.sweeps > 0)
+    std::printf("solver: exactly %d NLGS sweeps per step (tolerance 1e-12); ", o.sweeps);
+  else
+    std::printf("solver: tolerance %g, at most %d sweeps per step; ", o.tolerance, o.max_iterations);
+  std::printf("%ld warm-up steps (the first from %s), %ld timed steps; stage times: median over the timed "
+              "steps [ms]\n\n",
+              o.warmup,
+              o.zero_start ? "r = 0" : "the stick prediction where most contacts are new", o.steps);
+  std::printf("| scene | bodies | threads | contacts at step 1 | step 1 [ms] | contacts/step | sweeps/step | total | detection "
+              "| assembly | solve | update | CPU/wall | memory/body [KiB] | RSS read [MiB] | RSS end [MiB] "
+              "| peak RSS [MiB] |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  std::vector<std::string> normalised;
+  int status = 0;
+  for (const std::string& file : scenes) {
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0) return 2;
+    const pid_t child = fork();
+    if (child < 0) return 2;
+    if (child == 0) {
+      // the row of the first table to stdout, that of the second through the pipe
+      close(pipe_fd[0]);
+      std::string row;
+      int code = 0;
+      try {
+        code = run_scene(file, o, row);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), e.what());
+        code = 2;
+      }
+      std::fflush(stdout);
+      if (!row.empty() && write(pipe_fd[1], row.data(), row.size()) < 0) code = 2;
+      close(pipe_fd[1]);
+      _exit(code);
+    }
+    close(pipe_fd[1]);
+    std::string rest;
+    char chunk[4096];
+    for (ssize_t got; (got = read(pipe_fd[0], chunk, sizeof chunk)) > 0;) rest.append(chunk, static_cast<std::size_t>(got));
+    close(pipe_fd[0]);
+    int child_status = 0;
+    waitpid(child, &child_status, 0);
+    if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) status = 1;
+    if (!rest.empty()) normalised.push_back(rest);
+  }
+  std::printf("\nper body [µs] and per n log₂ n [ns] (n = bodies), solve per contact and sweep [ns]\n\n");
+  std::printf("| scene | bodies | threads | detection/n | assembly/n | solve/n | update/n | detection/(n log n) "
+              "| assembly/(n log n) | solve/(n log n) | update/(n log n) | solve/(contact·sweep) |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const std::string& row : normalised) std::fputs(row.c_str(), stdout);
+  return status;
+}
