@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <tuple>
 
@@ -279,7 +280,9 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
     ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
     ++matched;
   }
-  if (2 * matched < nc) ws.r0 = solvers::stick_prediction(ws.problem);
+  if (2 * matched < nc) {
+    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.problem)) ws.r0 = std::move(*r);
+  }
 }
 
 // stage 6: velocities and poses at the end of the step, into the workspace

@@ -27,7 +27,7 @@ FrictionProblem redundant_pair(const Eigen::Vector3d& q0, double mu) {
 
 TEST(StickPrediction, SplitsTheLoadOfRedundantContactsEvenlyAndExactly) {
   const FrictionProblem p = redundant_pair(Eigen::Vector3d(-1.0, 0.1, -0.05), 1.0);
-  const Eigen::VectorXd r = stick_prediction(p);
+  const Eigen::VectorXd r = stick_prediction(p).value();
   // least norm of r1 + r2 = −A⁻¹ q0: r1 = r2 = −½ A⁻¹ q0 (‖·‖ ≈ 0.4). The split, the null-space
   // part, carries the round-off of the regularised factorisation, about 1e-16 / ε = 1e-8
   // relative with ε = 1e-8 of the mean diagonal
@@ -43,7 +43,7 @@ TEST(StickPrediction, ProjectsOnTheConesWhereStickingIsImpossible) {
   // the tangential load is larger than μ times the normal one: the guess lies on the cone
   const double mu = 0.1;
   const FrictionProblem p = redundant_pair(Eigen::Vector3d(-1.0, 2.0, 0.0), mu);
-  const Eigen::VectorXd r = stick_prediction(p);
+  const Eigen::VectorXd r = stick_prediction(p).value();
   ASSERT_TRUE(r.allFinite());
   for (int i = 0; i < 2; ++i) {
     const Eigen::Vector3d ri = r.segment<3>(3 * i);
@@ -53,10 +53,17 @@ TEST(StickPrediction, ProjectsOnTheConesWhereStickingIsImpossible) {
   }
 }
 
+TEST(StickPrediction, IsNotMadeAboveItsBudget) {
+  // the pair's 6 × 6 factorisation costs Σ c_k² = 5² + 4² + … + 0² = 55 operations
+  const FrictionProblem p = redundant_pair(Eigen::Vector3d(-1.0, 0.1, -0.05), 1.0);
+  EXPECT_FALSE(stick_prediction(p, 54.0).has_value());
+  EXPECT_TRUE(stick_prediction(p, 55.0).has_value());
+}
+
 TEST(StickPrediction, EmptyProblemGivesEmptyGuess) {
   FrictionProblem p;
   p.W = DelassusMatrix::from_dense(Eigen::MatrixXd(0, 0));
-  EXPECT_EQ(stick_prediction(p).size(), 0);
+  EXPECT_EQ(stick_prediction(p).value().size(), 0);
 }
 
 }  // namespace
