@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <numbers>
 
 namespace nscd {
@@ -16,8 +17,9 @@ namespace {
 // activation tolerance on the predicted gap, relative to the smallest body diameter
 constexpr double kActivationGapFraction = 1e-6;
 
-// tessellated sphere for display: latitude–longitude quads, triangles at the poles
-DisplayMesh sphere_display(double radius) {
+// tessellated unit sphere for display: latitude–longitude quads, triangles at the poles
+DisplayMesh unit_sphere_display() {
+  constexpr double radius = 1.0;
   constexpr int kRings = 8, kSectors = 16;
   DisplayMesh mesh;
   mesh.vertices_B.push_back(Vec3(0, 0, radius));
@@ -171,6 +173,7 @@ Model build_model(const io::Scene& scene) {
 
   // bodies
   double smallest_diameter = std::numeric_limits<double>::infinity();
+  const auto unit_sphere = std::make_shared<const DisplayMesh>(unit_sphere_display());
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const io::Body& in = scene.bodies[i];
     const std::string where = fmt::format("{}: bodies[{}]", file, i);
@@ -221,9 +224,9 @@ Model build_model(const io::Scene& scene) {
     body.q0 = in.orientation;
     smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
     if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
-      m.display.push_back({poly->vertices, poly->faces});
+      m.display.push_back({std::make_shared<const DisplayMesh>(DisplayMesh{poly->vertices, poly->faces}), 1.0});
     else
-      m.display.push_back(sphere_display(std::get<contact::Sphere>(shape).radius));
+      m.display.push_back({unit_sphere, std::get<contact::Sphere>(shape).radius});
     m.shapes.push_back(std::move(shape));
     m.bodies.push_back(std::move(body));
   }

@@ -12,6 +12,7 @@
 #include "nscd/step/driven_motion.hpp"
 #include "solvers/solve.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,12 @@ struct DisplayMesh {
   std::vector<std::vector<int>> polygons;
 };
 
+/// A body's display: a mesh, shared by all spheres (the unit sphere's), scaled.
+struct BodyDisplay {
+  std::shared_ptr<const DisplayMesh> mesh;
+  double scale = 1.0;  // body-frame vertex = scale × mesh vertex
+};
+
 /// A probe: a weighted mean of material points of one body: body-frame points of a rigid body,
 /// or mesh nodes of an FFR, TL or linear body (a region: its nodes, equal weights; a point: the shape
 /// functions of the cell holding it).
@@ -89,7 +96,7 @@ struct Model {
   std::string name;
   std::vector<BodyModel> bodies;
   std::vector<contact::Shape> shapes;       // per body, body frame
-  std::vector<DisplayMesh> display;         // per body, body frame
+  std::vector<BodyDisplay> display;         // per body, body frame
   std::vector<std::string> material_names;
   std::vector<ContactLaw> laws;             // n_materials², row-major, symmetric
   std::vector<ProbeModel> probes;

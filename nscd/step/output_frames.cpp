@@ -82,13 +82,14 @@ io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_onl
       continue;
     }
     const int offset = static_cast<int>(frame.points.size());
-    for (const Vec3& p_B : m.display[b].vertices_B) {
+    for (const Vec3& vertex : m.display[b].mesh->vertices_B) {
+      const Vec3 p_B = m.display[b].scale * vertex;
       const Vec3 p_W = s.x[b] + s.q[b] * p_B;
       frame.points.push_back(p_W);
       frame.velocity.push_back(s.v[b] + s.w[b].cross(p_W - s.x[b]));
       frame.displacement.push_back(p_W - (body.x0 + body.q0 * p_B));
     }
-    for (const std::vector<int>& polygon : m.display[b].polygons) {
+    for (const std::vector<int>& polygon : m.display[b].mesh->polygons) {
       std::vector<int> cell(polygon);
       for (int& index : cell) index += offset;
       frame.cells.push_back(std::move(cell));
