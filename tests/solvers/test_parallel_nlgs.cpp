@@ -7,10 +7,9 @@
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "tests/solvers/fclib_problem.hpp"
+#include "tests/solvers/thread_count.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include <Eigen/Core>
 
@@ -91,17 +90,8 @@ FrictionProblem grid_problem(int nx, int ny, unsigned seed) {
   return p;
 }
 
-// runs f() with exactly `threads` threads allowed (more than the cores: oversubscribed)
-template <class F>
-auto with_threads(int threads, F&& f) {
-  tbb::global_control control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  tbb::task_arena arena(threads);
-  return arena.execute(std::forward<F>(f));
-}
-
-bool bitwise_equal(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
+using testing_threads::bitwise_equal;
+using testing_threads::with_threads;
 
 std::vector<detail::LocalProblem> local_problems(const FrictionProblem& p) {
   std::vector<detail::LocalProblem> local(p.nc());
