@@ -70,15 +70,13 @@ int ccp_apgd(const FrictionProblem& p, const Eigen::VectorXd& s, double toleranc
   // every vector of the iteration, allocated once
   VectorXd gamma(n), W_gamma(n), y(n), W_y(n), grad(n), gamma_next(n), W_next(n), step(n), delta(n), u(n), best(n);
 
-  // start: γ₀ = P(r), L₀ from the secant of W between γ₀ and the vector of ones
+  // start: γ₀ = P(r) (a step of length 0), L₀ from the secant of W between γ₀ and the vector of ones
   projected_step(p, r, VectorXd::Zero(n), 1.0, gamma, step);
   p.W.apply(gamma, W_gamma);
   const VectorXd ones = VectorXd::Ones(n);
   p.W.apply(ones, W_y);
-  add(nc, gamma, -ones, delta);
-  add(nc, W_gamma, -W_y, step);
-  const double diff_norm = std::sqrt(squared_norm(nc, delta));
-  double L = diff_norm > 0.0 ? std::sqrt(squared_norm(nc, step)) / diff_norm : 1.0;
+  const double diff_norm = std::sqrt(squared_norm(nc, gamma - ones));
+  double L = diff_norm > 0.0 ? std::sqrt(squared_norm(nc, W_gamma - W_y)) / diff_norm : 1.0;
   if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
   copy(nc, gamma, y);
   copy(nc, W_gamma, W_y);

@@ -123,7 +123,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
   std::vector<detail::LocalProblem> local(nc);
   for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
-  std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
+  std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());
   Eigen::VectorXd r(n), u(n);
   detail::to_order(result.r, order, 3, r);
 
