@@ -7,7 +7,7 @@
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "tests/solvers/fclib_problem.hpp"
-#include "tests/solvers/thread_count.hpp"
+#include "tests/solvers/parallel_testing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -90,8 +90,9 @@ FrictionProblem grid_problem(int nx, int ny, unsigned seed) {
   return p;
 }
 
-using testing_threads::bitwise_equal;
-using testing_threads::with_threads;
+using parallel_testing::bitwise_equal;
+using parallel_testing::has_parallel_color;
+using parallel_testing::with_threads;
 
 std::vector<detail::LocalProblem> local_problems(const FrictionProblem& p) {
   std::vector<detail::LocalProblem> local(p.nc());
@@ -108,14 +109,6 @@ void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalP
     const Eigen::Vector3d r_old = r.segment<3>(3 * i);
     r.segment<3>(3 * i) = detail::solve_local(local[i], q_loc, r_old);
   }
-}
-
-// whether some colour of plan is large enough to be swept in parallel
-bool has_parallel_color(const detail::SweepPlan& plan) {
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    if (plan.color_chunk_start[c + 1] - plan.color_chunk_start[c] >= plan.min_parallel_chunks) return true;
-  }
-  return false;
 }
 
 void expect_valid_coloring(const DelassusMatrix& W, const ContactColoring& coloring) {

@@ -13,7 +13,7 @@
 #include "solvers/lcp_solver.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/sweep_plan.hpp"
-#include "tests/solvers/thread_count.hpp"
+#include "tests/solvers/parallel_testing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,22 +25,15 @@
 namespace nscd::solvers {
 namespace {
 
-using testing_threads::bitwise_equal;
-using testing_threads::with_threads;
+using parallel_testing::bitwise_equal;
+using parallel_testing::has_parallel_color;
+using parallel_testing::with_threads;
 
 // spheres on a 10 × 10 × 10 lattice: 2800 contacts, colours of more than 4 chunks, 3 blocks of
 // contact_blocks.hpp
 const FrictionProblem& lattice() {
   static const FrictionProblem p = bench::lattice_problem(10, 1);
   return p;
-}
-
-// whether some colour of plan is large enough to be swept in parallel
-bool has_parallel_color(const detail::SweepPlan& plan) {
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    if (plan.color_chunk_start[c + 1] - plan.color_chunk_start[c] >= plan.min_parallel_chunks) return true;
-  }
-  return false;
 }
 
 // the result with 1 thread, and r, u, iterations, status and error bitwise equal with 2 and 4

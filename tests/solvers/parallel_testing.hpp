@@ -1,6 +1,8 @@
 #pragma once
-// For the tests of the parallel solvers: running with a given number of threads, and comparing
-// results bit by bit.
+// For the tests of the parallel solvers: running with a given number of threads, comparing
+// results bit by bit, and whether a sweep plan has a colour swept in parallel.
+
+#include "solvers/sweep_plan.hpp"
 
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
@@ -11,7 +13,7 @@
 #include <cstring>
 #include <utility>
 
-namespace nscd::solvers::testing_threads {
+namespace nscd::solvers::parallel_testing {
 
 /// Runs f() with exactly `threads` threads allowed (more than the cores: oversubscribed).
 template <class F>
@@ -27,4 +29,12 @@ inline bool bitwise_equal(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
-}  // namespace nscd::solvers::testing_threads
+/// Whether some colour of plan is large enough to be swept in parallel.
+inline bool has_parallel_color(const detail::SweepPlan& plan) {
+  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+    if (plan.color_chunk_start[c + 1] - plan.color_chunk_start[c] >= plan.min_parallel_chunks) return true;
+  }
+  return false;
+}
+
+}  // namespace nscd::solvers::parallel_testing
