@@ -1,16 +1,18 @@
-// Times solve_nlgs on stored FCLIB problems and on a generated lattice problem (lattice_problem.hpp):
-// contact updates per second (sweeps × contacts / solve time, set-up and error evaluations
-// included), speed-up over the first thread count, and whether r is bitwise equal for every
-// thread count.
+// Times solve_nlgs (or, with --solver, another solver of solve.hpp: ccp-pgs, ccp-apgd, lcp-pgs …)
+// on stored FCLIB problems and on a generated lattice problem (lattice_problem.hpp): contact
+// updates per second (iterations × contacts / solve time, set-up and error evaluations
+// included; an iteration is a sweep, or an APGD step), speed-up over the first thread count, and
+// whether r is bitwise equal for every thread count.
 //
 //   build/bin/bench_nlgs [FILE.hdf5 ...] [--lattice N] [--threads 1,2] [--sweeps S] [--repeat R]
-//                        [--tolerance T] [--max-iterations M] [--compare-orders]
+//                        [--tolerance T] [--max-iterations M] [--solver NAME] [--compare-orders]
 //
-// With --sweeps S the solver does exactly S sweeps (tolerance 0): throughput. Without it, it
-// solves to --tolerance (default 1e-8) within --max-iterations sweeps (default 100000) and prints
-// the sweeps and the error: convergence. With --compare-orders it prints instead, for the index
-// order (the sequential NLGS before colouring) and the colour order of solve_nlgs, the first
-// sweep after which the error (evaluated after every sweep, one thread) is below --tolerance.
+// With --sweeps S the solver does exactly S iterations (tolerance 0): throughput. Without it, it
+// solves to --tolerance (default 1e-8) within --max-iterations iterations (default 100000) and
+// prints the iterations and the error: convergence. --solver takes the names of
+// `nscd solve --solver` (default nlgs). With --compare-orders (NLGS only) it prints instead, for
+// the index order (the sequential NLGS before colouring) and the colour order of solve_nlgs, the
+// first sweep after which the error (evaluated after every sweep, one thread) is below --tolerance.
 // With --sweeps and --compare-orders it times the sweeps alone (one thread, no error evaluation)
 // in index order and in colour order.
 //
@@ -21,6 +23,7 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
+#include "solvers/solve.hpp"
 
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
@@ -31,6 +34,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,7 +88,9 @@ int main(int argc, char** argv) {
   app.add_option("--sweeps", sweeps, "exactly this many sweeps (throughput); 0: solve to --tolerance");
   app.add_option("--repeat", repeat, "timed repetitions, the fastest is kept")->default_val(3);
   app.add_option("--tolerance", tolerance, "tolerance without --sweeps")->default_val(1e-8);
-  app.add_option("--max-iterations", max_iterations, "sweep budget without --sweeps")->default_val(100000);
+  app.add_option("--max-iterations", max_iterations, "iteration budget without --sweeps")->default_val(100000);
+  std::string solver = "nlgs";
+  app.add_option("--solver", solver, "the solver, a name of `nscd solve --solver`")->default_val("nlgs");
   bool compare_orders = false;
   app.add_flag("--compare-orders", compare_orders, "sweeps to --tolerance in index order and in colour order");
   CLI11_PARSE(app, argc, argv);
@@ -136,10 +142,13 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  nscd::solvers::NlgsOptions options;
-  options.tolerance = sweeps > 0 ? 0.0 : tolerance;
-  options.max_iterations = sweeps > 0 ? sweeps : max_iterations;
-  std::printf("%-40s %7s %7s %8s %10s %11s %12s %8s %9s\n", "problem", "nc", "threads", "sweeps", "error",
+  std::optional<nscd::solvers::SolverOptions> options = nscd::solvers::solver_options_from_name(solver);
+  if (!options) {
+    std::fprintf(stderr, "bench_nlgs: unknown solver %s\n", solver.c_str());
+    return 1;
+  }
+  nscd::solvers::set_stopping(*options, sweeps > 0 ? 0.0 : tolerance, sweeps > 0 ? sweeps : max_iterations);
+  std::printf("%-40s %7s %7s %8s %10s %11s %12s %8s %9s\n", "problem", "nc", "threads", "iters", "error",
               "seconds", "updates/s", "speed-up", "same r");
   for (const Named& named : problems) {
     const int nc = named.problem.nc();
@@ -152,7 +161,7 @@ int main(int argc, char** argv) {
       double best = std::numeric_limits<double>::infinity();
       for (int k = 0; k < std::max(repeat, 1); ++k) {
         const auto start = std::chrono::steady_clock::now();
-        result = nscd::solvers::solve_nlgs(named.problem, options, Eigen::VectorXd());
+        result = nscd::solvers::solve(named.problem, *options, Eigen::VectorXd());
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
       if (t == 0) {

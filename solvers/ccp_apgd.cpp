@@ -1,6 +1,7 @@
 #include "solvers/ccp_apgd.hpp"
 
 #include "solvers/ccp_solver.hpp"
+#include "solvers/contact_blocks.hpp"
 #include "solvers/error_measure.hpp"
 
 #include <cmath>
@@ -14,11 +15,37 @@ using Eigen::VectorXd;
 constexpr int kMaxBacktracks = 60;
 constexpr double kLipschitzDecay = 0.9;
 
-// P: projection of every contact's 3-vector on its cone
-VectorXd project(const FrictionProblem& p, const VectorXd& x) {
-  VectorXd out(x.size());
-  for (int i = 0; i < p.nc(); ++i) out.segment<3>(3 * i) = project_on_cone(x.segment<3>(3 * i), p.mu(i));
-  return out;
+// aᵀb and ‖a‖² summed over the blocks of contact_blocks.hpp
+double dot(int nc, const VectorXd& a, const VectorXd& b) {
+  return sum_over_contact_blocks(
+      nc, [&](int begin, int end) { return contacts_of(a, begin, end).dot(contacts_of(b, begin, end)); });
+}
+double squared_norm(int nc, const VectorXd& a) {
+  return sum_over_contact_blocks(nc, [&](int begin, int end) { return contacts_of(a, begin, end).squaredNorm(); });
+}
+
+// out = P(x − t g) with P the projection of every contact's 3-vector on its cone, and
+// step = out − x
+void projected_step(const FrictionProblem& p, const VectorXd& x, const VectorXd& g, double L, VectorXd& out,
+                    VectorXd& step) {
+  for_each_contact_block(p.nc(), [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      out.segment<3>(3 * i) = project_on_cone(x.segment<3>(3 * i) - g.segment<3>(3 * i) / L, p.mu(i));
+    }
+    contacts_of(step, begin, end) = contacts_of(out, begin, end) - contacts_of(x, begin, end);
+  });
+}
+
+// out = a + b
+void add(int nc, const VectorXd& a, const VectorXd& b, VectorXd& out) {
+  for_each_contact_block(nc, [&](int begin, int end) {
+    contacts_of(out, begin, end) = contacts_of(a, begin, end) + contacts_of(b, begin, end);
+  });
+}
+
+// out = a
+void copy(int nc, const VectorXd& a, VectorXd& out) {
+  for_each_contact_block(nc, [&](int begin, int end) { contacts_of(out, begin, end) = contacts_of(a, begin, end); });
 }
 
 }  // namespace
@@ -35,20 +62,29 @@ int ccp_apgd(const FrictionProblem& p, const Eigen::VectorXd& s, double toleranc
   // q_s = q + s e_n; f(x) = ½ xᵀ W x + q_sᵀ x evaluated from W x
   VectorXd q_s = p.q;
   for (int i = 0; i < nc; ++i) q_s(3 * i) += s(i);
-  auto f_of = [&](const VectorXd& x, const VectorXd& Wx) { return x.dot(0.5 * Wx + q_s); };
+  auto f_of = [&](const VectorXd& x, const VectorXd& Wx) {
+    return sum_over_contact_blocks(nc, [&](int begin, int end) {
+      return contacts_of(x, begin, end).dot(0.5 * contacts_of(Wx, begin, end) + contacts_of(q_s, begin, end));
+    });
+  };
+  // every vector of the iteration, allocated once
+  VectorXd gamma(n), W_gamma(n), y(n), W_y(n), grad(n), gamma_next(n), W_next(n), step(n), delta(n), u(n), best(n);
 
-  // start: γ₀ = P(r), L₀ from the secant of W between γ₀ and the vector of ones
-  VectorXd gamma = project(p, r);
-  VectorXd W_gamma = p.W.apply(gamma);
-  const VectorXd diff = gamma - VectorXd::Ones(n);
-  double L = diff.norm() > 0.0 ? (W_gamma - p.W.apply(VectorXd::Ones(n))).norm() / diff.norm() : 1.0;
+  // start: γ₀ = P(r) (a step of length 0), L₀ from the secant of W between γ₀ and the vector of ones
+  projected_step(p, r, VectorXd::Zero(n), 1.0, gamma, step);
+  p.W.apply(gamma, W_gamma);
+  const VectorXd ones = VectorXd::Ones(n);
+  p.W.apply(ones, W_y);
+  const double diff_norm = std::sqrt(squared_norm(nc, gamma - ones));
+  double L = diff_norm > 0.0 ? std::sqrt(squared_norm(nc, W_gamma - W_y)) / diff_norm : 1.0;
   if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
-  VectorXd y = gamma;
-  VectorXd W_y = W_gamma;
+  copy(nc, gamma, y);
+  copy(nc, W_gamma, W_y);
   double theta = 1.0;
 
-  VectorXd best = gamma;
-  double best_error = ccp_error(p, s, gamma, W_gamma + p.q);
+  copy(nc, gamma, best);
+  add(nc, W_gamma, p.q, u);
+  double best_error = ccp_error(p, s, gamma, u);
   if (best_error <= tolerance) {
     r = best;
     converged = true;
@@ -56,17 +92,16 @@ int ccp_apgd(const FrictionProblem& p, const Eigen::VectorXd& s, double toleranc
   }
 
   int k = 0;
-  VectorXd gamma_next, W_next;
   while (k < max_iterations) {
     ++k;
     // projected gradient step from y with backtracking on L, eq. (1)
-    const VectorXd grad = W_y + q_s;
+    add(nc, W_y, q_s, grad);
     const double f_y = f_of(y, W_y);
     for (int b = 0; b < kMaxBacktracks; ++b) {
-      gamma_next = project(p, y - grad / L);
-      W_next = p.W.apply(gamma_next);
-      const VectorXd step = gamma_next - y;
-      if (f_of(gamma_next, W_next) <= f_y + grad.dot(step) + 0.5 * L * step.squaredNorm() + 1e-15 * std::abs(f_y))
+      projected_step(p, y, grad, L, gamma_next, step);
+      p.W.apply(gamma_next, W_next);
+      if (f_of(gamma_next, W_next) <=
+          f_y + dot(nc, grad, step) + 0.5 * L * squared_norm(nc, step) + 1e-15 * std::abs(f_y))
         break;
       L *= 2.0;
     }
@@ -75,25 +110,32 @@ int ccp_apgd(const FrictionProblem& p, const Eigen::VectorXd& s, double toleranc
     // momentum, eq. (2)–(3)
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    const VectorXd delta = gamma_next - gamma;
-    y = gamma_next + beta * delta;
+    for_each_contact_block(nc, [&](int begin, int end) {
+      contacts_of(delta, begin, end) = contacts_of(gamma_next, begin, end) - contacts_of(gamma, begin, end);
+      contacts_of(y, begin, end) = contacts_of(gamma_next, begin, end) + beta * contacts_of(delta, begin, end);
+    });
     theta = theta_next;
 
     // keep the best iterate on e_ccp
-    const double e = ccp_error(p, s, gamma_next, W_next + p.q);
+    add(nc, W_next, p.q, u);
+    const double e = ccp_error(p, s, gamma_next, u);
     if (e < best_error) {
       best_error = e;
-      best = gamma_next;
+      copy(nc, gamma_next, best);
     }
     // restart when the step goes against the gradient
-    if (grad.dot(delta) > 0.0) {
-      y = gamma_next;
+    if (dot(nc, grad, delta) > 0.0) {
+      copy(nc, gamma_next, y);
       theta = 1.0;
     }
     gamma.swap(gamma_next);
     W_gamma.swap(W_next);
     if (best_error <= tolerance) break;
-    W_y = (y == gamma) ? W_gamma : p.W.apply(y);
+    if (y == gamma) {
+      copy(nc, W_gamma, W_y);
+    } else {
+      p.W.apply(y, W_y);
+    }
     L *= kLipschitzDecay;
   }
   r = best;

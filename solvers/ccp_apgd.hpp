@@ -10,7 +10,11 @@
 ///      ∇f(y_k)ᵀ(γ_{k+1} − γ_k) > 0;  then L ← 0.9 L
 ///
 /// with L₀ = ‖W (γ₀ − 1)‖ / ‖γ₀ − 1‖. The iterate of smallest e_ccp (ccp_solver.hpp eq. (3)) is
-/// returned.
+/// returned. The products W x (DelassusMatrix::apply), the projections and the vector operations
+/// run in parallel over the fixed blocks of contacts of contact_blocks.hpp, and the scalar
+/// products and norms are sums of per-block partial sums in a fixed tree: the iterates are
+/// bitwise the same for any number of threads (and, for one block, 1024 contacts or fewer, the
+/// same as those of the sequential vector operations).
 ///
 /// Reference: [Mazhar, Heyn, Negrut, Tasora 2015] ACM TOG 34(3).
 

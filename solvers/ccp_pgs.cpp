@@ -14,8 +14,8 @@ constexpr int kErrorPeriod = 8;
 
 }  // namespace
 
-int ccp_pgs(const FrictionProblem& p, const Eigen::VectorXd& s, double omega, double tolerance, int max_iterations,
-            Eigen::VectorXd& r, bool& converged) {
+int ccp_pgs(const FrictionProblem& p, const SweepPlan& plan, const Eigen::VectorXd& s, double omega, double tolerance,
+            int max_iterations, Eigen::VectorXd& r, bool& converged) {
   converged = false;
   const int nc = p.nc();
   if (nc == 0) {
@@ -25,20 +25,25 @@ int ccp_pgs(const FrictionProblem& p, const Eigen::VectorXd& s, double omega, do
   // η_i of eq. (2)
   std::vector<double> eta(static_cast<std::size_t>(nc));
   for (int i = 0; i < nc; ++i) eta[i] = omega * fixed_point_rho(p.W.diag(i));
+  Eigen::VectorXd u(r.size());
 
   int sweeps = 0;
   while (sweeps < max_iterations) {
     ++sweeps;
-    for (int i = 0; i < nc; ++i) {
-      // u_i + s_i e_n, eq. (1), then the projected step, eq. (2)
-      Eigen::Vector3d u = p.q.segment<3>(3 * i) + p.W.diag(i) * r.segment<3>(3 * i);
-      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& W_ij) { u.noalias() += W_ij * r.segment<3>(3 * j); });
-      u(0) += s(i);
-      r.segment<3>(3 * i) = project_on_cone(r.segment<3>(3 * i) - eta[i] * u, p.mu(i));
-    }
+    for_each_chunk_in_color_order(plan, [&](int, int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        // u_i + s_i e_n, eq. (1), then the projected step, eq. (2)
+        Eigen::Vector3d ui = p.q.segment<3>(3 * i) + p.W.diag(i) * r.segment<3>(3 * i);
+        p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& W_ij) { ui.noalias() += W_ij * r.segment<3>(3 * j); });
+        ui(0) += s(i);
+        r.segment<3>(3 * i) = project_on_cone(r.segment<3>(3 * i) - eta[i] * ui, p.mu(i));
+      }
+    });
     if (sweeps % kErrorPeriod != 0 && sweeps != max_iterations) continue;
     if (!r.allFinite()) break;
-    if (ccp_error(p, s, r, p.W.apply(r) + p.q) <= tolerance) {
+    p.W.apply(r, u);
+    u += p.q;
+    if (ccp_error(p, s, r, u) <= tolerance) {
       converged = true;
       break;
     }

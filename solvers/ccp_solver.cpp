@@ -4,11 +4,14 @@
 #include "nscd/core/logger.hpp"
 #include "solvers/ccp_apgd.hpp"
 #include "solvers/ccp_pgs.hpp"
+#include "solvers/contact_blocks.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
+#include "solvers/sweep_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace nscd::solvers {
 namespace {
@@ -38,14 +41,22 @@ std::string_view to_string(CcpMethod method) {
 
 double ccp_error(const FrictionProblem& p, const Eigen::VectorXd& s, const Eigen::VectorXd& r,
                  const Eigen::VectorXd& u) {
-  double sum = 0.0;
-  for (int i = 0; i < p.nc(); ++i) {
-    const Eigen::Vector3d ri = r.segment<3>(3 * i);
-    Eigen::Vector3d x = ri - u.segment<3>(3 * i);
-    x(0) -= s(i);
-    sum += (ri - project_on_cone(x, p.mu(i))).squaredNorm();
-  }
-  double denominator = std::max({p.q.norm(), r.norm(), u.norm()});
+  // sums over the fixed blocks of contact_blocks.hpp: the same bits for any number of threads
+  const double sum = detail::sum_over_contact_blocks(p.nc(), [&](int begin, int end) {
+    double block = 0.0;
+    for (int i = begin; i < end; ++i) {
+      const Eigen::Vector3d ri = r.segment<3>(3 * i);
+      Eigen::Vector3d x = ri - u.segment<3>(3 * i);
+      x(0) -= s(i);
+      block += (ri - project_on_cone(x, p.mu(i))).squaredNorm();
+    }
+    return block;
+  });
+  auto norm = [&](const Eigen::VectorXd& v) {
+    return std::sqrt(detail::sum_over_contact_blocks(
+        p.nc(), [&](int begin, int end) { return detail::contacts_of(v, begin, end).squaredNorm(); }));
+  };
+  double denominator = std::max({norm(p.q), norm(r), norm(u)});
   if (denominator == 0.0) denominator = 1.0;
   return std::sqrt(sum) / denominator;
 }
@@ -59,17 +70,27 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   SolverResult result;
   if (detail::start(p, r0, result)) return result;
   const char* name = options.method == CcpMethod::Apgd ? "ccp-apgd" : "ccp-pgs";
+  // PGS sweeps in the order of a sweep plan, on the problem P renumbered in that order (p itself
+  // in index order, and for APGD); r, u and s below are in P's numbering
+  const detail::SweepPlan plan =
+      options.method == CcpMethod::Pgs ? detail::make_sweep_plan(p.W) : detail::index_order_plan(p.nc());
+  const std::vector<int>& order = plan.coloring.order;
+  const FrictionProblem renumbered_problem = plan.renumbers() ? detail::renumbered(p, order) : FrictionProblem();
+  const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
+  Eigen::VectorXd r(result.r.size());
+  detail::to_order(result.r, order, 3, r);
   auto inner = [&](const Eigen::VectorXd& s, double tolerance, bool& converged) {
     const int budget = options.max_iterations - result.iterations;
     result.iterations += options.method == CcpMethod::Apgd
-                             ? detail::ccp_apgd(p, s, tolerance, budget, result.r, converged)
-                             : detail::ccp_pgs(p, s, options.omega, tolerance, budget, result.r, converged);
+                             ? detail::ccp_apgd(P, s, tolerance, budget, r, converged)
+                             : detail::ccp_pgs(P, plan, s, options.omega, tolerance, budget, r, converged);
   };
 
   // the relaxation: one CCP with s = 0, status from e_ccp
   if (!options.correction) {
     bool converged = false;
     inner(Eigen::VectorXd::Zero(p.nc()), options.tolerance, converged);
+    detail::from_order(r, order, 3, result.r);
     detail::finish(p, options.tolerance, name, result);
     if (result.status != SolverStatus::NonFinite)
       result.status = converged ? SolverStatus::Converged : SolverStatus::MaxIterations;
@@ -77,18 +98,19 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   }
 
   // the correction, eq. (2): s from the current u, CCP, until the Coulomb error is small
-  Eigen::VectorXd u = p.W.apply(result.r) + p.q;
-  double error = error_measure(p, result.r, u);
+  Eigen::VectorXd u = P.W.apply(r) + P.q;
+  double error = error_measure(P, r, u);
   for (int k = 0; k < options.max_corrections && error > options.tolerance; ++k) {
     if (result.iterations >= options.max_iterations) break;
-    const Eigen::VectorXd s = tangential_shift(p, u);
+    const Eigen::VectorXd s = tangential_shift(P, u);
     bool converged = false;
     inner(s, std::max(0.5 * options.tolerance, kInnerFraction * error), converged);
-    if (!result.r.allFinite()) break;
-    u = p.W.apply(result.r) + p.q;
-    error = error_measure(p, result.r, u);
+    if (!r.allFinite()) break;
+    u = P.W.apply(r) + P.q;
+    error = error_measure(P, r, u);
     nscd::logger().trace("{}: correction {}, {} iterations, error {:.3e}", name, k, result.iterations, error);
   }
+  detail::from_order(r, order, 3, result.r);
   detail::finish(p, options.tolerance, name, result);
   return result;
 }

@@ -18,9 +18,11 @@
 /// is solved by
 ///  - APGD, Nesterov's accelerated projected gradient with an adaptive step (backtracking on the
 ///    Lipschitz estimate L, then L ← 0.9 L) and a gradient restart [Mazhar et al. 2015,
-///    Algorithm 2] (ccp_apgd.hpp), or
+///    Algorithm 2] (ccp_apgd.hpp), its products, projections and sums parallel over fixed blocks
+///    of contacts (contact_blocks.hpp), or
 ///  - projected Gauss–Seidel on the cones: r_i ← P_K(r_i − ω/λ_max(W_ii) (u_i + s_i e_n))
-///    [Tasora & Anitescu 2011] (ccp_pgs.hpp),
+///    [Tasora & Anitescu 2011] (ccp_pgs.hpp), in the colour order of sweep_plan.hpp, the
+///    contacts of a colour in parallel, on the problem renumbered in that order,
 /// both stopping on the CCP residual
 ///
 ///  (3) e_ccp = sqrt(Σ_i ‖r_i − P_K(r_i − (u_i + s_i e_n))‖²) / max(‖q‖, ‖r‖, ‖u‖),
@@ -63,11 +65,13 @@ struct CcpOptions {
 /// r0 (wrong size: zero). The returned error is always error_measure eq. (3) of (r, u), the
 /// error on the Coulomb problem. Status: with the correction, Converged when that error is below
 /// the tolerance; without it, Converged when e_ccp is (the CCP is solved; the Coulomb error then
-/// measures the dilatancy). iterations counts APGD steps or PGS sweeps.
+/// measures the dilatancy). iterations counts APGD steps or PGS sweeps. Bitwise the same result
+/// for any number of threads (those of the current TBB arena).
 /// @throws nscd::InputError if q, μ have the wrong sizes, some μ < 0 or an option is out of range.
 SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, const Eigen::VectorXd& r0);
 
-/// e_ccp of eq. (3) for the shift s (nc) and u = W r + q (not recomputed).
+/// e_ccp of eq. (3) for the shift s (nc) and u = W r + q (not recomputed); its sums are over the
+/// fixed blocks of contacts of contact_blocks.hpp, so the same bits for any number of threads.
 double ccp_error(const FrictionProblem& p, const Eigen::VectorXd& s, const Eigen::VectorXd& r,
                  const Eigen::VectorXd& u);
 

@@ -1,9 +1,10 @@
 #pragma once
 /// @file
-/// Colouring of the contact graph for the parallel Gauss–Seidel sweeps of nlgs.hpp. Two contacts
-/// conflict when W couples them, i.e. when a block W_ij or W_ji is stored (they share a movable
-/// body, delassus.hpp eq. (2)); contacts of one colour are pairwise independent, so a sweep may
-/// update them concurrently, and their updates do not depend on the order they are done in.
+/// Colouring of the contact graph for the parallel Gauss–Seidel sweeps of sweep_plan.hpp. Two
+/// contacts conflict when W couples them, i.e. when a block W_ij or W_ji is stored (they share a
+/// movable body, delassus.hpp eq. (2)); contacts of one colour are pairwise independent, so a
+/// sweep may update them concurrently, and their updates do not depend on the order they are
+/// done in.
 ///
 ///  (1) first fit: contacts in index order, each takes the smallest colour none of its
 ///      neighbours has: at most Δ + 1 colours (Δ the largest number of neighbours);

@@ -1,7 +1,7 @@
 #include "solvers/delassus.hpp"
 
 #include "nscd/core/error.hpp"
-
+#include "solvers/contact_blocks.hpp"
 
 namespace nscd::solvers {
 
@@ -43,15 +43,22 @@ DelassusMatrix DelassusMatrix::from_dense(const Eigen::MatrixXd& dense) {
 }
 
 Eigen::VectorXd DelassusMatrix::apply(const Eigen::VectorXd& r) const {
-  NSCD_DEMAND(r.size() == 3 * static_cast<Eigen::Index>(m_nc));
   Eigen::VectorXd u(r.size());
-  // u_i = W_ii r_i + Σ_j W_ij r_j over the stored blocks of row i
-  for (int i = 0; i < m_nc; ++i) {
-    Eigen::Vector3d ui = m_diag[i] * r.segment<3>(3 * i);
-    for (int k = m_row_start[i]; k < m_row_start[i + 1]; ++k) ui += m_blocks[k] * r.segment<3>(3 * m_cols[k]);
-    u.segment<3>(3 * i) = ui;
-  }
+  apply(r, u);
   return u;
+}
+
+void DelassusMatrix::apply(const Eigen::VectorXd& r, Eigen::VectorXd& u) const {
+  NSCD_DEMAND(r.size() == 3 * static_cast<Eigen::Index>(m_nc) && u.size() == r.size());
+  NSCD_DEMAND(m_nc == 0 || u.data() != r.data());
+  // u_i = W_ii r_i + Σ_j W_ij r_j over the stored blocks of row i
+  detail::for_each_contact_block(m_nc, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      Eigen::Vector3d ui = m_diag[i] * r.segment<3>(3 * i);
+      for (int k = m_row_start[i]; k < m_row_start[i + 1]; ++k) ui += m_blocks[k] * r.segment<3>(3 * m_cols[k]);
+      u.segment<3>(3 * i) = ui;
+    }
+  });
 }
 
 Eigen::MatrixXd DelassusMatrix::to_dense() const {

@@ -47,6 +47,10 @@ class DelassusMatrix {
   }
   /// u = W r. @pre r.size() == 3 nc.
   Eigen::VectorXd apply(const Eigen::VectorXd& r) const;
+  /// u = W r into u, without allocating: u_i = W_ii r_i + Σ_j W_ij r_j summed in increasing j,
+  /// rows in parallel over the fixed blocks of contact_blocks.hpp, so the same bits for any number
+  /// of threads. @pre r.size() == u.size() == 3 nc, u is not r.
+  void apply(const Eigen::VectorXd& r, Eigen::VectorXd& u) const;
   /// Dense copy (3nc × 3nc), for tests and small problems.
   Eigen::MatrixXd to_dense() const;
   /// Number of stored off-diagonal blocks.

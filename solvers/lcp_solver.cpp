@@ -3,6 +3,7 @@
 #include "nscd/core/error.hpp"
 #include "solvers/lcp_lemke.hpp"
 #include "solvers/solver_common.hpp"
+#include "solvers/sweep_plan.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -79,8 +80,16 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
       for (int i = 0; i < nc; ++i) result.r.segment<3>(3 * i) = B * lcp.z.segment(m * i, k + 1);
     }
   } else {
+    // sweeps in the order of a sweep plan, on p renumbered in that order (p itself in index order)
+    const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
+    const FrictionProblem renumbered_problem =
+        plan.renumbers() ? detail::renumbered(p, plan.coloring.order) : FrictionProblem();
+    Eigen::VectorXd r(3 * nc);
+    detail::to_order(result.r, plan.coloring.order, 3, r);
     Eigen::VectorXd z = Eigen::VectorXd::Zero(m * nc);
-    result.iterations = detail::lcp_pgs(p, k, options.tolerance, options.max_iterations, result.r, z, converged);
+    result.iterations = detail::lcp_pgs(plan.renumbers() ? renumbered_problem : p, plan, k, options.tolerance,
+                                        options.max_iterations, r, z, converged);
+    detail::from_order(r, plan.coloring.order, 3, result.r);
   }
   detail::finish(p, options.tolerance, name, result);
   if (result.status != SolverStatus::NonFinite)

@@ -21,7 +21,9 @@
 ///  - Lemke (lcp_lemke.hpp) on the dense LCP of size (k + 2) nc: exact, O(((k+2) nc)³);
 ///  - projected (block) Gauss–Seidel: one sweep solves, contact by contact, the LCP (2)–(4) of
 ///    contact i with q_loc = q_i + Σ_{j≠i} W_ij r_j, exactly by Lemke (k + 2 unknowns), as NLGS
-///    does for the cone (nlgs.hpp); it stops on the LCP residual
+///    does for the cone (nlgs.hpp), in the same order (sweep_plan.hpp: colour by colour, the
+///    contacts of a colour in parallel, bitwise the same for any number of threads); it stops on
+///    the LCP residual
 ///      (5) e_lcp = sqrt(Σ_i ‖min(z_i, w_i)‖²) / max(‖q‖, ‖r‖, ‖u‖),
 ///    evaluated every 8 sweeps and after the last;
 ///  - Auto: Lemke when (k + 2) nc ≤ lemke_max_variables, else Gauss–Seidel.
@@ -33,6 +35,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/nlgs.hpp"
+#include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
 
@@ -70,10 +73,13 @@ Eigen::MatrixXd pyramid_basis(int k);
 /// The diagonal LCP block of a contact: Bᵀ W_ii B with the λ column and row of eq. (3)–(4).
 Eigen::MatrixXd pyramid_block(const Eigen::Matrix3d& W_ii, double mu, const Eigen::MatrixXd& B);
 
-/// Block Gauss–Seidel of the file comment from r (updated in place); z (nc (k+2)) holds the LCP
-/// unknowns. Returns the sweeps done; `converged` tells whether e_lcp ≤ tolerance.
-int lcp_pgs(const FrictionProblem& p, int k, double tolerance, int max_iterations, Eigen::VectorXd& r,
-            Eigen::VectorXd& z, bool& converged);
+/// Block Gauss–Seidel of the file comment from r (updated in place), sweeping in the order of plan
+/// (sweep_plan.hpp eq. (1)): bitwise the sequential sweep of p in plan order, for any number of
+/// threads. z (nc (k+2)) holds the LCP unknowns. Returns the sweeps done; `converged` tells
+/// whether e_lcp ≤ tolerance. @pre p is in plan order (renumbered(p₀, plan.coloring.order) when
+/// plan.renumbers()), as r and z.
+int lcp_pgs(const FrictionProblem& p, const SweepPlan& plan, int k, double tolerance, int max_iterations,
+            Eigen::VectorXd& r, Eigen::VectorXd& z, bool& converged);
 
 }  // namespace detail
 }  // namespace nscd::solvers

@@ -6,15 +6,8 @@
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_common.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
-#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
-#include <utility>
 #include <vector>
 
 namespace nscd::solvers {
@@ -22,27 +15,11 @@ namespace {
 
 // the full error of eq. (3) is evaluated at least every so many sweeps
 constexpr int kFullErrorPeriod = 16;
-// contacts per task of compute_u
-constexpr int kApplyGrain = 256;
 
-// whether more than one thread may run the sweeps
-bool is_parallel() { return tbb::this_task_arena::max_concurrency() > 1; }
-
-// u = W r + q in place, each u_i summed in the order of DelassusMatrix::apply (contacts concurrently)
+// u = W r + q in place (DelassusMatrix::apply, parallel over fixed blocks of contacts)
 void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::VectorXd& u) {
-  auto rows = [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      Eigen::Vector3d ui = p.W.diag(i) * r.segment<3>(3 * i);
-      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { ui.noalias() += block * r.segment<3>(3 * j); });
-      u.segment<3>(3 * i) = ui + p.q.segment<3>(3 * i);
-    }
-  };
-  if (p.nc() < 2 * kApplyGrain || !is_parallel()) {
-    rows(0, p.nc());
-    return;
-  }
-  tbb::parallel_for(tbb::blocked_range<int>(0, p.nc(), kApplyGrain),
-                    [&](const tbb::blocked_range<int>& range) { rows(range.begin(), range.end()); });
+  p.W.apply(r, u);
+  u += p.q;
 }
 
 // the contacts [begin, end), eqs. (1)–(2), one after the other; returns the sums of the chunk
@@ -75,104 +52,13 @@ detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detai
 
 namespace detail {
 
-SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
-  NSCD_DEMAND(chunk_size >= 1);
-  SweepPlan plan;
-  plan.coloring = color_contacts(W);
-  // no colour large enough to run in parallel: index order, one sequential group
-  bool worth_coloring = false;
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    const int size = plan.coloring.color_start[c + 1] - plan.coloring.color_start[c];
-    worth_coloring = worth_coloring || size >= plan.min_parallel_chunks * chunk_size;
-  }
-  if (!worth_coloring) return index_order_plan(W.nc());
-  // each colour cut into chunks of chunk_size positions, the last one shorter
-  const std::vector<int>& color_start = plan.coloring.color_start;
-  plan.chunk_start.assign(1, 0);
-  plan.color_chunk_start.assign(1, 0);
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    for (int k = color_start[c] + chunk_size; k < color_start[c + 1]; k += chunk_size) {
-      plan.chunk_start.push_back(k);
-    }
-    plan.chunk_start.push_back(color_start[c + 1]);
-    plan.color_chunk_start.push_back(static_cast<int>(plan.chunk_start.size()) - 1);
-  }
-  return plan;
-}
-
-SweepPlan index_order_plan(int nc) {
-  SweepPlan plan;
-  plan.coloring.color.assign(nc, 0);
-  plan.coloring.order.resize(nc);
-  std::iota(plan.coloring.order.begin(), plan.coloring.order.end(), 0);
-  plan.coloring.color_start = {0};
-  plan.chunk_start = {0};
-  plan.color_chunk_start = {0};
-  if (nc > 0) {
-    plan.coloring.color_start.push_back(nc);
-    plan.chunk_start.push_back(nc);
-    plan.color_chunk_start.push_back(1);
-  }
-  return plan;
-}
-
-FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order) {
-  const int nc = p.nc();
-  NSCD_DEMAND(static_cast<int>(order.size()) == nc);
-  std::vector<int> position(nc);
-  for (int k = 0; k < nc; ++k) position[order[k]] = k;
-  std::vector<Eigen::Matrix3d> diag(nc);
-  std::vector<int> row_start(nc + 1, 0);
-  for (int k = 0; k < nc; ++k)
-    row_start[k + 1] = row_start[k] + static_cast<int>(p.W.row_cols_end(order[k]) - p.W.row_cols_begin(order[k]));
-  std::vector<int> cols(row_start[nc]);
-  std::vector<Eigen::Matrix3d> blocks(row_start[nc]);
-  FrictionProblem out;
-  out.q.resize(3 * nc);
-  out.mu.resize(nc);
-  // rows independently (each writes its own slice), columns sorted by their new index
-  tbb::parallel_for(tbb::blocked_range<int>(0, nc, kApplyGrain), [&](const tbb::blocked_range<int>& range) {
-    std::vector<std::pair<int, const Eigen::Matrix3d*>> row;
-    for (int k = range.begin(); k < range.end(); ++k) {
-      const int i = order[k];
-      diag[k] = p.W.diag(i);
-      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
-      out.mu(k) = p.mu(i);
-      row.clear();
-      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { row.push_back({position[j], &block}); });
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t e = 0; e < row.size(); ++e) {
-        cols[row_start[k] + e] = row[e].first;
-        blocks[row_start[k] + e] = *row[e].second;
-      }
-    }
-  });
-  out.W = DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols), std::move(blocks));
-  return out;
-}
-
 SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
                          const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms) {
   NSCD_DEMAND(chunk_norms.size() + 1 == plan.chunk_start.size() && r.size() == 3 * static_cast<Eigen::Index>(p.nc()));
   double* r_data = r.data();
-  auto run_chunks = [&](int first, int last) {
-    for (int chunk = first; chunk < last; ++chunk) {
-      chunk_norms[chunk] =
-          sweep_chunk(p, local, plan.chunk_start[chunk], plan.chunk_start[chunk + 1], options.omega, r_data);
-    }
-  };
-  // colours in order; the chunks of a colour write disjoint r_i and read no r_j of their colour
-  const bool parallel = is_parallel();
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    const int first = plan.color_chunk_start[c];
-    const int last = plan.color_chunk_start[c + 1];
-    if (!parallel || last - first < plan.min_parallel_chunks) {
-      run_chunks(first, last);
-      continue;
-    }
-    tbb::parallel_for(tbb::blocked_range<int>(first, last, 1),
-                      [&](const tbb::blocked_range<int>& range) { run_chunks(range.begin(), range.end()); });
-  }
+  for_each_chunk_in_color_order(plan, [&](int chunk, int begin, int end) {
+    chunk_norms[chunk] = sweep_chunk(p, local, begin, end, options.omega, r_data);
+  });
   // sums over the chunks in chunk order, whatever thread computed them
   SweepNorms norms;
   for (const SweepNorms& chunk : chunk_norms) {
@@ -238,9 +124,9 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
   std::vector<detail::LocalProblem> local(nc);
   for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
-  std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
+  std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());
   Eigen::VectorXd r(n), u(n);
-  for (int k = 0; k < nc; ++k) r.segment<3>(3 * k) = result.r.segment<3>(3 * order[k]);
+  detail::to_order(result.r, order, 3, r);
 
   // sweeps; the full error is evaluated after sweep min_iterations and the last sweep, every
   // kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio)
@@ -285,10 +171,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
     result.error = error_measure(P, r, u);
     if (options.max_iterations == 0 && result.error <= options.tolerance) result.status = SolverStatus::Converged;
   }
-  for (int k = 0; k < nc; ++k) {
-    result.r.segment<3>(3 * order[k]) = r.segment<3>(3 * k);
-    result.u.segment<3>(3 * order[k]) = u.segment<3>(3 * k);
-  }
+  detail::from_order(r, order, 3, result.r);
+  detail::from_order(u, order, 3, result.u);
   if (result.status == SolverStatus::MaxIterations && !std::isfinite(result.error)) {
     result.status = SolverStatus::NonFinite;
   }

@@ -6,7 +6,7 @@
 ///  (1) q_loc = q_i + Σ_{j≠i} W_ij r_j
 ///  (2) r_i ← (1 − ω) r_i + ω · solve_local(W_ii, q_loc, μ_i)
 ///
-/// The order is the colour order of contact_coloring.hpp: colour after colour, and within a
+/// The order is that of sweep_plan.hpp: colour after colour (contact_coloring.hpp), and within a
 /// colour by increasing index. A problem none of whose colours is large enough to be swept in
 /// parallel (fewer than min_parallel_chunks chunks, 128 contacts by default) is swept in index
 /// order instead, as Siconos's NSGS does: colouring would only change the order there, and the
@@ -15,8 +15,8 @@
 /// the local data: renumbered()), so that a sweep reads memory in order; the blocks of a row are
 /// in increasing new column, and the result is that of a sequential sweep of the renumbered
 /// problem in index order. Contacts of one colour are not coupled by W, so their updates are
-/// independent: they run concurrently (tbb::parallel_for over fixed chunks of the colour), and the
-/// result is bitwise that of the sequential sweep, whatever the number of threads.
+/// independent: they run concurrently (for_each_chunk_in_color_order, fixed chunks of the
+/// colour), and the result is bitwise that of the sequential sweep, whatever the number of threads.
 /// The norms of the sweep (‖Δr‖, ‖r‖ below) are summed per chunk, then over the chunks in order.
 ///
 /// where solve_local solves the 3-dimensional Signorini–Coulomb problem exactly (local_solver.hpp):
@@ -39,9 +39,9 @@
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
 ///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018].
 
-#include "solvers/contact_coloring.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/local_solver.hpp"
+#include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
 
@@ -90,28 +90,6 @@ struct SweepNorms {
   double r2 = 0.0;            // Σ‖r_i‖² after the update
   bool q_loc_finite = true;   // every q_loc of eq. (1) was finite
 };
-
-/// The order of a sweep: the colours of W, each cut into chunks of consecutive positions of
-/// coloring.order; chunk boundaries depend on W's pattern and the chunk size only.
-struct SweepPlan {
-  ContactColoring coloring;
-  std::vector<int> chunk_start;        // (n_chunks + 1) positions in coloring.order
-  std::vector<int> color_chunk_start;  // (n_colors + 1) colour c is chunks [color_chunk_start[c], color_chunk_start[c + 1])
-  int min_parallel_chunks = 4;         // a colour of fewer chunks runs on the calling thread (same result)
-  /// Whether coloring.order is not the index order, so that sweeps run on renumbered().
-  bool renumbers() const { return coloring.n_colors() > 1; }
-};
-
-/// Colours W and cuts every colour into chunks of chunk_size contacts (the last one shorter);
-/// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead. @pre chunk_size ≥ 1.
-SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
-
-/// The sequential sweep in index order: one group of one chunk holding every contact.
-SweepPlan index_order_plan(int nc);
-
-/// p with its contacts renumbered: contact k of the result is contact order[k] of p (W's rows
-/// and columns, q, μ), the blocks of a row in increasing new column. @pre order is a permutation.
-FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
 
 /// One sweep of eqs. (1)–(2) over the positions of plan, in place on r (3nc), for a problem p
 /// already in plan order (renumbered(p₀, plan.coloring.order) when plan.renumbers(), else p₀):

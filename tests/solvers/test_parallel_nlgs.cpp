@@ -7,10 +7,9 @@
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "tests/solvers/fclib_problem.hpp"
+#include "tests/solvers/parallel_testing.hpp"
 
 #include <gtest/gtest.h>
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include <Eigen/Core>
 
@@ -91,17 +90,9 @@ FrictionProblem grid_problem(int nx, int ny, unsigned seed) {
   return p;
 }
 
-// runs f() with exactly `threads` threads allowed (more than the cores: oversubscribed)
-template <class F>
-auto with_threads(int threads, F&& f) {
-  tbb::global_control control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  tbb::task_arena arena(threads);
-  return arena.execute(std::forward<F>(f));
-}
-
-bool bitwise_equal(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
+using parallel_testing::bitwise_equal;
+using parallel_testing::has_parallel_color;
+using parallel_testing::with_threads;
 
 std::vector<detail::LocalProblem> local_problems(const FrictionProblem& p) {
   std::vector<detail::LocalProblem> local(p.nc());
@@ -118,14 +109,6 @@ void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalP
     const Eigen::Vector3d r_old = r.segment<3>(3 * i);
     r.segment<3>(3 * i) = detail::solve_local(local[i], q_loc, r_old);
   }
-}
-
-// whether some colour of plan is large enough to be swept in parallel
-bool has_parallel_color(const detail::SweepPlan& plan) {
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
-    if (plan.color_chunk_start[c + 1] - plan.color_chunk_start[c] >= plan.min_parallel_chunks) return true;
-  }
-  return false;
 }
 
 void expect_valid_coloring(const DelassusMatrix& W, const ContactColoring& coloring) {

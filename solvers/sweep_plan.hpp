@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// Internal to solvers/: the order of the Gauss–Seidel sweeps (NLGS nlgs.hpp, CCP projected
+/// Gauss–Seidel ccp_pgs.hpp, LCP block Gauss–Seidel lcp_solver.hpp) and how a sweep runs in
+/// parallel. The contacts are coloured (contact_coloring.hpp) and each colour cut into chunks of
+/// consecutive positions of the colour order; a sweep visits
+///
+///  (1) colour after colour; within a colour its chunks concurrently; within a chunk its
+///      contacts by increasing position,
+///
+/// and, since contacts of one colour are not coupled by W, its result is bitwise that of the
+/// sequential sweep of the positions in order, whatever the number of threads. A problem none of
+/// whose colours is large enough to be swept in parallel (fewer than min_parallel_chunks chunks)
+/// keeps the index order instead, as Siconos's NSGS does: colouring would only change the order
+/// there. A coloured problem is renumbered once per solve into colour order (renumbered()), so that
+/// a sweep reads memory in order: contact k of the sweep is contact order[k] of the problem.
+
+#include "solvers/contact_coloring.hpp"
+#include "solvers/friction_problem.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace nscd::solvers::detail {
+
+/// The order of a sweep: the colours of W, each cut into chunks of consecutive positions of
+/// coloring.order; chunk boundaries depend on W's pattern and the chunk size only.
+struct SweepPlan {
+  ContactColoring coloring;
+  std::vector<int> chunk_start;        // (n_chunks + 1) positions in coloring.order
+  std::vector<int> color_chunk_start;  // (n_colors + 1) colour c is chunks [color_chunk_start[c], color_chunk_start[c + 1])
+  int min_parallel_chunks = 4;         // a colour of fewer chunks runs on the calling thread (same result)
+  /// Whether coloring.order is not the index order, so that sweeps run on renumbered().
+  bool renumbers() const { return coloring.n_colors() > 1; }
+  int n_chunks() const { return static_cast<int>(chunk_start.size()) - 1; }
+};
+
+/// Colours W and cuts every colour into chunks of chunk_size contacts (the last one shorter);
+/// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead. @pre chunk_size ≥ 1.
+SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
+
+/// The sequential sweep in index order: one group of one chunk holding every contact.
+SweepPlan index_order_plan(int nc);
+
+/// p with its contacts renumbered: contact k of the result is contact order[k] of p (W's rows
+/// and columns, q, μ), the blocks of a row in increasing new column. @pre order is a permutation.
+FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
+
+/// y = x in the order: segment k of y is segment order[k] of x (size entries per contact).
+/// @pre x and y have size · order.size() entries.
+void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y);
+
+/// The inverse of to_order: segment order[k] of x is segment k of y.
+void from_order(const Eigen::VectorXd& y, const std::vector<int>& order, int size, Eigen::VectorXd& x);
+
+/// Calls run_chunk(chunk, begin, end) for every chunk of plan, [begin, end) its positions, in the
+/// order (1): the chunks of a colour concurrently (tbb::parallel_for, in the current arena) when
+/// the colour has min_parallel_chunks chunks and more than one thread may run, else in order on
+/// the calling thread. run_chunk must write only to its chunk's contacts (or its own chunk's
+/// storage) and read no contact of another chunk of its colour.
+template <class F>
+void for_each_chunk_in_color_order(const SweepPlan& plan, F&& run_chunk) {
+  auto run_chunks = [&](int first, int last) {
+    for (int chunk = first; chunk < last; ++chunk) {
+      run_chunk(chunk, plan.chunk_start[chunk], plan.chunk_start[chunk + 1]);
+    }
+  };
+  const bool parallel = tbb::this_task_arena::max_concurrency() > 1;
+  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+    const int first = plan.color_chunk_start[c];
+    const int last = plan.color_chunk_start[c + 1];
+    if (!parallel || last - first < plan.min_parallel_chunks) {
+      run_chunks(first, last);
+      continue;
+    }
+    tbb::parallel_for(tbb::blocked_range<int>(first, last, 1),
+                      [&](const tbb::blocked_range<int>& range) { run_chunks(range.begin(), range.end()); });
+  }
+}
+
+}  // namespace nscd::solvers::detail
