@@ -33,8 +33,7 @@ constexpr double kSingular = 1e-13;
 Vector3d alart_curnier(const LocalProblem& lp, const Vector3d& q, const Vector3d& r, Matrix3d& J) {
   const Vector3d u = lp.W * r + q;
   const Vector3d x = r - lp.rho.cwiseProduct(u);
-  // dx/dr = I − diag(ρ) W
-  const Matrix3d dx = Matrix3d::Identity() - lp.rho.asDiagonal() * lp.W;
+  const Matrix3d& dx = lp.dx;
   const bool jean_moreau = lp.kind == LocalSolverKind::JeanMoreau;
   const double radius_base = jean_moreau ? r(0) : x(0);
   const double radius = lp.mu * std::max(radius_base, 0.0);
@@ -63,12 +62,12 @@ Vector3d alart_curnier(const LocalProblem& lp, const Vector3d& q, const Vector3d
   return phi;
 }
 
-// semismooth Newton on eq. (2) with an Armijo line search on ½‖Φ‖²; converged tells whether ‖Φ‖ is small
-Vector3d newton(const LocalProblem& lp, const Vector3d& q, const Vector3d& r0, bool& converged) {
+// semismooth Newton on eq. (2) with an Armijo line search on ½‖Φ‖², from r0 where Φ = phi and
+// J = ∂Φ/∂r; converged tells whether ‖Φ‖ is small
+Vector3d newton(const LocalProblem& lp, const Vector3d& q, const Vector3d& r0, Vector3d phi, Matrix3d J,
+                bool& converged) {
   const double q_scale = lp.rho.cwiseProduct(q).norm();
   Vector3d r = r0;
-  Matrix3d J;
-  Vector3d phi = alart_curnier(lp, q, r, J);
   for (int it = 0; it < kNewtonMaxIterations; ++it) {
     if (phi.norm() <= kNewtonTolerance * (r.norm() + q_scale)) {
       converged = true;
@@ -169,6 +168,7 @@ LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu, LocalSolver
   const double rho_fixed_point = positive ? 0.0 : fixed_point_rho(W);
   lp.rho(0) = W(0, 0) > 0.0 ? 1.0 / W(0, 0) : rho_fixed_point;
   lp.rho(1) = lp.rho(2) = lambda_t > 0.0 ? 1.0 / lambda_t : rho_fixed_point;
+  lp.dx = Matrix3d::Identity() - lp.rho.asDiagonal() * W;
 
   // inverse for the stick candidate
   const double norm_W = W.norm();
@@ -186,6 +186,8 @@ Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, co
 
   // stick: u = 0 if −W⁻¹ q lies in the cone
   Vector3d start = r_guess;
+  Matrix3d J;
+  Vector3d phi = alart_curnier(lp, q, start, J);
   if (lp.has_inverse) {
     const Vector3d r_stick = -lp.W_inv * q;
     if (r_stick(0) > 0.0 && std::sqrt(r_stick(1) * r_stick(1) + r_stick(2) * r_stick(2)) <= lp.mu * r_stick(0)) {
@@ -193,9 +195,12 @@ Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, co
     }
     // otherwise Newton starts from the better of the warm start and the projected stick candidate
     const Vector3d projected = project_on_cone(r_stick, lp.mu);
-    Matrix3d J;
-    if (alart_curnier(lp, q, projected, J).squaredNorm() < alart_curnier(lp, q, r_guess, J).squaredNorm()) {
+    Matrix3d J_projected;
+    const Vector3d phi_projected = alart_curnier(lp, q, projected, J_projected);
+    if (phi_projected.squaredNorm() < phi.squaredNorm()) {
       start = projected;
+      phi = phi_projected;
+      J = J_projected;
     }
   }
 
@@ -204,12 +209,13 @@ Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, co
 
   // slip (or any case left): Newton
   bool converged = false;
-  const Vector3d r_newton = newton(lp, q, start, converged);
+  const Vector3d r_newton = newton(lp, q, start, phi, J, converged);
   if (converged) return r_newton;
 
   // Newton stagnated: the fixed point brings r near the solution, where Newton converges
   const Vector3d r_fixed = fixed_point(lp, q, r_newton.allFinite() ? r_newton : r_guess);
-  const Vector3d r_polished = newton(lp, q, r_fixed, converged);
+  phi = alart_curnier(lp, q, r_fixed, J);
+  const Vector3d r_polished = newton(lp, q, r_fixed, phi, J, converged);
   if (converged) return r_polished;
   Vector3d best = r_fixed;
   double best_error = local_error(lp, q, r_fixed);
