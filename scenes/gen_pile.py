@@ -83,6 +83,29 @@ def rock_vertices(centre, radius, rng):
     return points
 
 
+def scene(name, description, bodies, probe_point):
+    """The scene around the bodies (the box's, then the grains'), probing the first grain."""
+    grain = bodies[5]["name"]
+    return {
+        "name": name,
+        "description": description,
+        "time": {"step": 1e-3, "duration": 2, "output_interval": 0.05},
+        "integrator": {"theta": 0.5},
+        "gravity": [0, 0, -9.81],
+        # dense granular packings converge slowly under Gauss–Seidel: a tolerance of 1e-3 with at
+        # most 300 sweeps, as is usual for granular flows, keeps the run to minutes
+        "solver": {"type": "nlgs", "tolerance": 1e-3, "max_iterations": 300},
+        "materials": {"grain": {"density": 2500}, "box": {"density": 2500}},
+        "interactions": [
+            {"materials": ["grain", "grain"], "friction": 0.4, "restitution": 0.1},
+            {"materials": ["grain", "box"], "friction": 0.4, "restitution": 0.1},
+        ],
+        "bodies": bodies,
+        "probes": [{"name": "first_grain", "body": grain, "point": probe_point}],
+        "output": {"vtk": True, "csv": True},
+    }
+
+
 def pile_scene(name, count, rocks, seed):
     rng = random.Random(seed)
     centres = grid_centres(count, rng)
@@ -96,25 +119,9 @@ def pile_scene(name, count, rocks, seed):
             grains.append({"name": f"sphere_{k}", "model": "rigid", "material": "grain",
                            "shape": {"sphere": vec([radius])[0]}, "position": vec(centre)})
     kind = "random convex rocks" if rocks else "spheres"
-    return {
-        "name": name,
-        "description": f"{count} {kind} (mean radius {RADIUS} m, seed {seed}) poured into an open "
+    return scene(name, f"{count} {kind} (mean radius {RADIUS} m, seed {seed}) poured into an open "
                        f"box of 5 fixed boxes; written by gen_pile.py",
-        "time": {"step": 1e-3, "duration": 2, "output_interval": 0.05},
-        "integrator": {"theta": 0.5},
-        "gravity": [0, 0, -9.81],
-        # dense granular packings converge slowly under Gauss–Seidel: a tolerance of 1e-3 with at
-        # most 300 sweeps, as is usual for granular flows, keeps the run to minutes
-        "solver": {"type": "nlgs", "tolerance": 1e-3, "max_iterations": 300},
-        "materials": {"grain": {"density": 2500}, "box": {"density": 2500}},
-        "interactions": [
-            {"materials": ["grain", "grain"], "friction": 0.4, "restitution": 0.1},
-            {"materials": ["grain", "box"], "friction": 0.4, "restitution": 0.1},
-        ],
-        "bodies": box_bodies() + grains,
-        "probes": [{"name": "first_grain", "body": grains[0]["name"], "point": vec(centres[0])}],
-        "output": {"vtk": True, "csv": True},
-    }
+                 box_bodies() + grains, vec(centres[0]))
 
 
 def _sub(a, b):
@@ -252,24 +259,10 @@ def packed_pile_scene(name, count, rocks, seed):
                        "shape": {"convex": {"vertices": rock[0]}}})
     kind = "random convex rocks" if rocks else f"spheres of radius {RADIUS} m"
     first_point = grains[0]["position"] if not rocks else grains[0]["shape"]["convex"]["vertices"][0]
-    return {
-        "name": name,
-        "description": f"{count} {kind} (seed {seed}) packed at rest in {per_row} x {per_row} columns of "
+    return scene(name, f"{count} {kind} (seed {seed}) packed at rest in {per_row} x {per_row} columns of "
                        f"up to {layers} in an open box of 5 fixed boxes sized to them; written by "
                        f"gen_pile.py --packed",
-        "time": {"step": 1e-3, "duration": 2, "output_interval": 0.05},
-        "integrator": {"theta": 0.5},
-        "gravity": [0, 0, -9.81],
-        "solver": {"type": "nlgs", "tolerance": 1e-3, "max_iterations": 300},
-        "materials": {"grain": {"density": 2500}, "box": {"density": 2500}},
-        "interactions": [
-            {"materials": ["grain", "grain"], "friction": 0.4, "restitution": 0.1},
-            {"materials": ["grain", "box"], "friction": 0.4, "restitution": 0.1},
-        ],
-        "bodies": box_bodies(interior, top) + grains,
-        "probes": [{"name": "first_grain", "body": grains[0]["name"], "point": vec(first_point)}],
-        "output": {"vtk": True, "csv": True},
-    }
+                 box_bodies(interior, top) + grains, vec(first_point))
 
 
 def main():

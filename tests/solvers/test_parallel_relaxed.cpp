@@ -20,6 +20,7 @@
 #include <Eigen/Core>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace nscd::solvers {
@@ -122,28 +123,18 @@ TEST(ParallelRelaxed, LcpPgsSweepEqualsSequentialSweepOfRenumberedProblemIterati
   }
 }
 
-TEST(ParallelRelaxed, CcpPgsIsBitwiseEqualWithOneTwoAndFourThreads) {
+TEST(ParallelRelaxed, CcpPgsAndApgdAreBitwiseEqualWithOneTwoAndFourThreads) {
   CcpOptions options;
-  options.method = CcpMethod::Pgs;
   options.tolerance = 1e-8;
   options.max_iterations = 300;
-  for (const bool correction : {false, true}) {
-    options.correction = correction;
-    SCOPED_TRACE(correction ? "corrected" : "relaxation");
-    expect_same_result_with_one_two_four_threads([&] { return solve_ccp(lattice(), options, Eigen::VectorXd()); });
-  }
-}
-
-TEST(ParallelRelaxed, CcpApgdIsBitwiseEqualWithOneTwoAndFourThreads) {
-  CcpOptions options;
-  options.method = CcpMethod::Apgd;
-  options.tolerance = 1e-8;
-  options.max_iterations = 300;
-  for (const bool correction : {false, true}) {
-    options.correction = correction;
-    SCOPED_TRACE(correction ? "corrected" : "relaxation");
-    expect_same_result_with_one_two_four_threads([&] { return solve_ccp(lattice(), options, Eigen::VectorXd()); });
-  }
+  for (const CcpMethod method : {CcpMethod::Pgs, CcpMethod::Apgd})
+    for (const bool correction : {false, true}) {
+      options.method = method;
+      options.correction = correction;
+      SCOPED_TRACE(std::string(method == CcpMethod::Pgs ? "pgs, " : "apgd, ") +
+                   (correction ? "corrected" : "relaxation"));
+      expect_same_result_with_one_two_four_threads([&] { return solve_ccp(lattice(), options, Eigen::VectorXd()); });
+    }
 }
 
 TEST(ParallelRelaxed, LcpPgsIsBitwiseEqualWithOneTwoAndFourThreads) {
