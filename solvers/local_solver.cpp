@@ -33,7 +33,8 @@ constexpr double kSingular = 1e-13;
 Vector3d alart_curnier(const LocalProblem& lp, const Vector3d& q, const Vector3d& r, Matrix3d& J) {
   const Vector3d u = lp.W * r + q;
   const Vector3d x = r - lp.rho.cwiseProduct(u);
-  const Matrix3d& dx = lp.dx;
+  // dx/dr = I − diag(ρ) W, computed at each call: stored, it would add 72 bytes per contact to what a sweep reads
+  const Matrix3d dx = Matrix3d::Identity() - lp.rho.asDiagonal() * lp.W;
   const bool jean_moreau = lp.kind == LocalSolverKind::JeanMoreau;
   const double radius_base = jean_moreau ? r(0) : x(0);
   const double radius = lp.mu * std::max(radius_base, 0.0);
@@ -168,7 +169,6 @@ LocalProblem make_local_problem(const Eigen::Matrix3d& W, double mu, LocalSolver
   const double rho_fixed_point = positive ? 0.0 : fixed_point_rho(W);
   lp.rho(0) = W(0, 0) > 0.0 ? 1.0 / W(0, 0) : rho_fixed_point;
   lp.rho(1) = lp.rho(2) = lambda_t > 0.0 ? 1.0 / lambda_t : rho_fixed_point;
-  lp.dx = Matrix3d::Identity() - lp.rho.asDiagonal() * W;
 
   // inverse for the stick candidate
   const double norm_W = W.norm();

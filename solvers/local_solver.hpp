@@ -62,7 +62,6 @@ struct LocalProblem {
   Eigen::Matrix3d W;      // diagonal block W_ii
   Eigen::Matrix3d W_inv;  // W_ii⁻¹ when has_inverse
   Eigen::Vector3d rho;    // Newton step sizes (ρ_n, ρ_t, ρ_t) of eq. (2)
-  Eigen::Matrix3d dx;     // I − diag(ρ) W, the derivative of r − ρ ∘ (W r + q) in r
   double mu = 0.0;
   bool has_inverse = false;
   LocalSolverKind kind = LocalSolverKind::AlartCurnier;

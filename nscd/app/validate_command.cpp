@@ -46,8 +46,11 @@ int validate_command(const std::filesystem::path& scene_file) {
               contacts.size() + deformable.points.size());
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
-  std::printf("  solver: %s, tolerance %g, at most %d iterations\n", scene.solver.type.c_str(),
+  std::printf("  solver: %s, tolerance %g, at most %d iterations", scene.solver.type.c_str(),
               solvers::tolerance(m.step.solver), solvers::max_iterations(m.step.solver));
+  if (scene.solver.type == "nlgs" && scene.solver.min_iterations > 1)
+    std::printf(", at least %d sweeps", scene.solver.min_iterations);
+  std::printf("\n");
   return 0;
 }
 

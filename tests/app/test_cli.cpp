@@ -99,7 +99,7 @@ TEST(Cli, OverlappingBodiesAtStartAreRefusedWithTheirNamesAndDepth) {
   std::string json = box_scene();
   json.replace(json.find("[0, 0, 0.5]"), 11, "[0, 0, 0.2]");
   const fs::path scene = write_scene(dir, json);
-  for (const std::string command : {"validate " + scene.string(), "run " + scene.string() + " --out " + (dir / "out").string()}) {
+  for (const std::string& command : {"validate " + scene.string(), "run " + scene.string() + " --out " + (dir / "out").string()}) {
     const Result r = run_nscd(command);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("bodies[0] \"ground\" and bodies[1] \"block\" overlap by 0.3 m"), std::string::npos)
@@ -129,6 +129,15 @@ TEST(Cli, ValidatePrintsASummaryWithoutSimulating) {
   EXPECT_NE(r.output.find("degrees of freedom: 6"), std::string::npos) << r.output;
   // the resting block touches the ground on its four bottom corners
   EXPECT_NE(r.output.find(": 4"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ValidateShowsTheSolversMinimumSweeps) {
+  const fs::path dir = fresh_dir("validate_min_sweeps");
+  std::string json = box_scene();
+  json.replace(json.find(R"("materials")"), 0, R"("solver": {"type": "nlgs", "min_iterations": 10}, )");
+  const Result r = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("at most 1000 iterations, at least 10 sweeps"), std::string::npos) << r.output;
 }
 
 TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
