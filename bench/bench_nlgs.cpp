@@ -45,19 +45,14 @@ struct Named {
   nscd::solvers::FrictionProblem problem;
 };
 
-// p in the order of plan (nlgs.hpp: renumbered when the plan colours)
-nscd::solvers::FrictionProblem in_plan_order(const nscd::solvers::FrictionProblem& p,
-                                             const nscd::solvers::detail::SweepPlan& plan) {
-  return plan.renumbers() ? nscd::solvers::detail::renumbered(p, plan.coloring.order) : p;
-}
-
 // sweeps of plan from r = 0 until the error is below tolerance (evaluated after every sweep);
 // returns the sweeps (max_iterations + 1 if never) and the last error
 std::pair<int, double> sweeps_to_tolerance(const nscd::solvers::FrictionProblem& p0,
                                            const nscd::solvers::detail::SweepPlan& plan, double tolerance,
                                            int max_iterations) {
   using namespace nscd::solvers;
-  const FrictionProblem p = in_plan_order(p0, plan);
+  FrictionProblem storage;
+  const FrictionProblem& p = detail::in_plan_order(p0, plan, storage);
   std::vector<detail::LocalProblem> local(p.nc());
   for (int i = 0; i < p.nc(); ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i));
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
@@ -106,7 +101,8 @@ int main(int argc, char** argv) {
     std::printf("%-40s %7s %16s %16s\n", "problem", "nc", "index updates/s", "colour updates/s");
     for (const Named& named : problems) {
       auto rate = [&](const nscd::solvers::detail::SweepPlan& plan) {
-        const nscd::solvers::FrictionProblem p = in_plan_order(named.problem, plan);
+        nscd::solvers::FrictionProblem storage;
+        const nscd::solvers::FrictionProblem& p = nscd::solvers::detail::in_plan_order(named.problem, plan, storage);
         std::vector<nscd::solvers::detail::LocalProblem> local(p.nc());
         for (int i = 0; i < p.nc(); ++i) local[i] = nscd::solvers::detail::make_local_problem(p.W.diag(i), p.mu(i));
         std::vector<nscd::solvers::detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);

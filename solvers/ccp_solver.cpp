@@ -75,8 +75,8 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   const detail::SweepPlan plan =
       options.method == CcpMethod::Pgs ? detail::make_sweep_plan(p.W) : detail::index_order_plan(p.nc());
   const std::vector<int>& order = plan.coloring.order;
-  const FrictionProblem renumbered_problem = plan.renumbers() ? detail::renumbered(p, order) : FrictionProblem();
-  const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
+  FrictionProblem renumbered_problem;
+  const FrictionProblem& P = detail::in_plan_order(p, plan, renumbered_problem);
   Eigen::VectorXd r(result.r.size());
   detail::to_order(result.r, order, 3, r);
   auto inner = [&](const Eigen::VectorXd& s, double tolerance, bool& converged) {

@@ -82,12 +82,12 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
   } else {
     // sweeps in the order of a sweep plan, on p renumbered in that order (p itself in index order)
     const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
-    const FrictionProblem renumbered_problem =
-        plan.renumbers() ? detail::renumbered(p, plan.coloring.order) : FrictionProblem();
+    FrictionProblem renumbered_problem;
+    const FrictionProblem& P = detail::in_plan_order(p, plan, renumbered_problem);
     Eigen::VectorXd r(3 * nc);
     detail::to_order(result.r, plan.coloring.order, 3, r);
     Eigen::VectorXd z = Eigen::VectorXd::Zero(m * nc);
-    result.iterations = detail::lcp_pgs(plan.renumbers() ? renumbered_problem : p, plan, k, options.tolerance,
+    result.iterations = detail::lcp_pgs(P, plan, k, options.tolerance,
                                         options.max_iterations, r, z, converged);
     detail::from_order(r, plan.coloring.order, 3, result.r);
   }

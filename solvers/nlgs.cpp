@@ -120,8 +120,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   // and the data of the local solver, computed once; r and u below are in P's numbering
   const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
   const std::vector<int>& order = plan.coloring.order;
-  const FrictionProblem renumbered_problem = plan.renumbers() ? detail::renumbered(p, order) : FrictionProblem();
-  const FrictionProblem& P = plan.renumbers() ? renumbered_problem : p;
+  FrictionProblem renumbered_problem;
+  const FrictionProblem& P = detail::in_plan_order(p, plan, renumbered_problem);
   std::vector<detail::LocalProblem> local(nc);
   for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
   std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());

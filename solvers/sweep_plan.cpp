@@ -90,6 +90,12 @@ FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& ord
   return out;
 }
 
+const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& plan, FrictionProblem& storage) {
+  if (!plan.renumbers()) return p;
+  storage = renumbered(p, plan.coloring.order);
+  return storage;
+}
+
 void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y) {
   const Eigen::Index n = static_cast<Eigen::Index>(size) * static_cast<Eigen::Index>(order.size());
   NSCD_DEMAND(x.size() == n && y.size() == n);

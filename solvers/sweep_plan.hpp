@@ -51,6 +51,10 @@ SweepPlan index_order_plan(int nc);
 /// and columns, q, μ), the blocks of a row in increasing new column. @pre order is a permutation.
 FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
 
+/// p in the order of plan: renumbered(p, plan.coloring.order) into storage when plan.renumbers()
+/// (returning storage), else p itself, not copied.
+const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& plan, FrictionProblem& storage);
+
 /// y = x in the order: segment k of y is segment order[k] of x (size entries per contact).
 /// @pre x and y have size · order.size() entries.
 void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y);
