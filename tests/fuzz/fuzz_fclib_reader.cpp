@@ -7,20 +7,14 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/io/fclib_file.hpp"
-
-#include <unistd.h>
+#include "tests/fuzz/fuzz_input.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("nscd_fuzz_fclib_" + std::to_string(getpid()) + ".hdf5");
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                static_cast<std::streamsize>(size));
+  const std::filesystem::path file = nscd::fuzz::write_input(data, size, "fclib", ".hdf5");
   try {
     nscd::io::read_fclib_problem(file);
   } catch (const nscd::InputError&) {

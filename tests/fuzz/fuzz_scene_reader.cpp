@@ -7,20 +7,14 @@
 #include "nscd/core/error.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
-
-#include <unistd.h>
+#include "tests/fuzz/fuzz_input.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("nscd_fuzz_scene_" + std::to_string(getpid()) + ".json");
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                static_cast<std::streamsize>(size));
+  const std::filesystem::path file = nscd::fuzz::write_input(data, size, "scene", ".json");
   try {
     const nscd::io::Scene scene = nscd::io::read_scene(file);
     const nscd::Model model = nscd::build_model(scene);

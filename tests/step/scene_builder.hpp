@@ -3,9 +3,15 @@
 
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
+#include "nscd/step/output_frames.hpp"
 #include "nscd/step/stepper.hpp"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 namespace nscd::test {
 
@@ -57,6 +63,22 @@ inline io::Body& add_sphere(io::Scene& scene, const std::string& name, io::BodyM
   return add_body(scene, name, model, io::SphereShape{radius}, position);
 }
 
+/// Shortening of a block along z from its nodal displacements psi (3 per node, body frame): the
+/// mean vertical displacement of the nodes of its bottom face (z < −z_face) minus that of its top
+/// face (z > z_face), and that bottom mean through `bottom_mean`.
+inline double shortening_z(const std::vector<Vec3>& nodes, const Eigen::VectorXd& psi, double z_face,
+                           double& bottom_mean) {
+  double top = 0, bottom = 0;
+  int n_top = 0, n_bottom = 0;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const double psi_z = psi[3 * static_cast<Eigen::Index>(k) + 2];
+    if (nodes[k].z() > z_face) top += psi_z, ++n_top;
+    if (nodes[k].z() < -z_face) bottom += psi_z, ++n_bottom;
+  }
+  bottom_mean = bottom / n_bottom;
+  return bottom_mean - top / n_top;
+}
+
 /// Model, state and workspace of a scene, stepped by the tests.
 struct Simulation {
   explicit Simulation(const io::Scene& scene) : model(build_model(scene)), state(initial_state(model, scene)) {}
@@ -65,5 +87,19 @@ struct Simulation {
   State state;
   StepWorkspace workspace;
 };
+
+/// Steps sim to its end and returns the largest |d_x(t) − (t + sin ωt)| of its first probe: the
+/// x displacement of a point at distance 1 from the axis of a body moving at unit speed along x
+/// while turning at ω about y ([Lozovskiy & Dubois 2016] §4.1).
+inline double worst_rotating_probe_deviation(Simulation& sim, double omega) {
+  double worst = 0;
+  for (long n = 0; n < sim.model.n_steps; ++n) {
+    EXPECT_EQ(sim.advance().status, StepStatus::Ok);
+    const double t = sim.state.t;
+    const double dx = probe_rows(sim.model, sim.state)[0].u.x();
+    worst = std::max(worst, std::abs(dx - (t + std::sin(omega * t))));
+  }
+  return worst;
+}
 
 }  // namespace nscd::test
