@@ -25,6 +25,7 @@ COMPONENTS = ("ux", "uy", "uz")
 COLOURS = ("tab:blue", "tab:orange", "tab:green")
 STYLE_A = {"linestyle": "-", "linewidth": 2.4, "alpha": 0.5}
 STYLE_B = {"linestyle": "--", "linewidth": 1.2}
+LEGEND_LINE = 0.25  # height of one line of a legend in font size "small" [in]
 
 
 def fail(message):
@@ -96,12 +97,18 @@ def main(argv):
     for ax in list(axes.flat)[len(names):]:
         ax.set_visible(False)
 
-    legend = [Line2D([], [], color=c, label=n) for n, c in zip(COMPONENTS, COLOURS)]
-    legend += [Line2D([], [], color="black", label=run_label("A", dir_a), **STYLE_A),
-               Line2D([], [], color="black", label=run_label("B", dir_b) + ", reference", **STYLE_B)]
-    fig.legend(handles=legend, loc="upper center", ncol=len(legend), fontsize="small", frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
-    fig.savefig(out, dpi=110)
+    # above the panels: the components on one line, then one line per run (run directories can be
+    # long); bbox_inches="tight" widens the picture rather than clip a label wider than the panels
+    height = fig.get_figheight()
+    components = [Line2D([], [], color=c, label=n) for n, c in zip(COMPONENTS, COLOURS)]
+    runs = [Line2D([], [], color="black", label=run_label("A", dir_a), **STYLE_A),
+            Line2D([], [], color="black", label=run_label("B", dir_b) + ", reference", **STYLE_B)]
+    fig.legend(handles=components, loc="upper center", bbox_to_anchor=(0.5, 1), ncol=len(components),
+               fontsize="small", frameon=False)
+    fig.legend(handles=runs, loc="upper center", bbox_to_anchor=(0.5, 1 - LEGEND_LINE / height), ncol=1,
+               fontsize="small", frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 2.6 * LEGEND_LINE / height))
+    fig.savefig(out, dpi=110, bbox_inches="tight")
     return 0
 
 
