@@ -88,7 +88,8 @@ void print_table(const io::RunOutput& a, const io::RunOutput& b, const std::vect
 
 // compare.csv: one row per probe and body, then the wall times per simulated second (total and
 // per stage)
-void write_csv(const fs::path& file, const std::vector<HistoryDifference>& rows, const std::vector<WallTimeRate>& rates) {
+void write_csv(const fs::path& file, const std::vector<HistoryDifference>& rows,
+               const std::vector<WallTimeRate>& rates) {
   std::string text = "quantity,name,relative_l2_difference,l2_difference,max_abs_difference,samples,a,b,ratio\n";
   auto out = std::back_inserter(text);
   for (const HistoryDifference& d : rows)
@@ -100,8 +101,8 @@ void write_csv(const fs::path& file, const std::vector<HistoryDifference>& rows,
   io::write_file_atomically(file, text);
 }
 
-// runs `args` (args[0] a path, or a program searched on PATH) and waits: its exit code, or -1 if it cannot be
-// started; `quiet` sends its stdout and stderr to /dev/null
+// runs `args` (args[0] a path, or a program searched on PATH) and waits: its exit code, or -1 if
+// it cannot be started; `quiet` sends its stdout and stderr to /dev/null
 int run_program(const std::vector<std::string>& args, bool quiet) {
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -129,17 +130,18 @@ std::string plot(const io::RunOutput& a, const io::RunOutput& b, const fs::path&
   const std::string python = NSCD_PYTHON;
   if (python.empty()) return "plot skipped: no Python 3 interpreter was found when nscd was built";
   std::error_code ec;
-  const fs::path executable = fs::read_symlink("/proc/self/exe", ec);
-  const std::optional<fs::path> script = find_plot_script(ec ? fs::path() : executable);
+  fs::path executable = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) executable.clear();  // its location unknown: the source tree's script only
+  const std::optional<fs::path> script = find_plot_script(executable);
   if (!script) {
     std::vector<std::string> places;
-    for (const fs::path& candidate : plot_script_candidates(ec ? fs::path() : executable))
-      places.push_back(candidate.string());
+    for (const fs::path& candidate : plot_script_candidates(executable)) places.push_back(candidate.string());
     return fmt::format("plot skipped: plot_compare.py not found (looked for {})", fmt::join(places, ", "));
   }
   const int import = run_program({python, "-c", "import matplotlib"}, true);
   if (import == -1) return fmt::format("plot skipped: {} cannot be run", python);
-  if (import != 0) return fmt::format("plot skipped: {} cannot import matplotlib (Debian package python3-matplotlib)", python);
+  if (import != 0)
+    return fmt::format("plot skipped: {} cannot import matplotlib (Debian package python3-matplotlib)", python);
   const int status = run_program({python, script->string(), a.dir.string(), b.dir.string(), png.string()}, false);
   if (status != 0) return fmt::format("plot skipped: {} failed (exit code {})", script->string(), status);
   return fmt::format("wrote {}", png.string());

@@ -152,7 +152,9 @@ int run_command(const RunOptions& o) {
     }
     if (checkpoint_every > 0 && s.step % checkpoint_every == 0 && s.step < m.n_steps) write_checkpoint_now();
     // a bar on a terminal, otherwise a log line every tenth of the run
-    const auto contacts = [&] { return contact_summary(report.n_contacts, report.solver_iterations, m.has_deformable()); };
+    const auto contacts = [&] {
+      return contact_summary(report.n_contacts, report.solver_iterations, m.has_deformable());
+    };
     if (o.progress) {
       progress.update(s.step, s.t, contacts());
     } else if (s.step >= next_log && s.step < m.n_steps) {

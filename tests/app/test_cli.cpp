@@ -108,7 +108,8 @@ TEST(Cli, BadCommandLineExitsWithCode2) {
   // CLI11's own errors, with the prefix of every error
   const Result not_a_number = run_nscd("run scenes/default.json --duration abc");
   EXPECT_EQ(not_a_number.exit_code, 2);
-  EXPECT_EQ(not_a_number.output.rfind("nscd: error: Could not convert: --duration = abc", 0), 0u) << not_a_number.output;
+  EXPECT_EQ(not_a_number.output.rfind("nscd: error: Could not convert: --duration = abc", 0), 0u)
+      << not_a_number.output;
   const Result missing_scene = run_nscd("validate");
   EXPECT_EQ(missing_scene.exit_code, 2);
   EXPECT_EQ(missing_scene.output.rfind("nscd: error: ", 0), 0u) << missing_scene.output;
