@@ -3,11 +3,13 @@
 
     python3 tools/plot_compare.py RUN_DIR_A RUN_DIR_B OUT.png
 
-RUN_DIR_A and RUN_DIR_B are output directories of `nscd run` of the same scene; their
-probes.csv (time,probe,x,y,z,ux,uy,uz) give the histories, their run.json the --model of each run
-for the legend. One panel per probe (the first 24, in B's order): the displacement components
-ux, uy, uz [m] against time [s], run A in wide pale lines, the reference run B dashed on top, one
-colour per component. `nscd compare` calls this script once python3 has imported matplotlib.
+RUN_DIR_A and RUN_DIR_B are output directories of `nscd run` (of one scene, or of two scene
+files with the same probes); their probes.csv (time,probe,x,y,z,ux,uy,uz) give the histories,
+their run.json the --model of each run for the legend. One panel per probe (the first 24, in B's
+order): the displacement components ux, uy, uz [m] against time [s], run A in wide pale lines,
+the reference run B dashed on top, one colour per component; the legend above the panels.
+`nscd compare` calls this script with the Python interpreter chosen when nscd was configured,
+once that interpreter has imported matplotlib.
 
 Needs only the standard library and matplotlib (Debian: python3-matplotlib).
 Exit codes: 0 success, 1 matplotlib missing, 2 invalid input (missing or malformed file).
