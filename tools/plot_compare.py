@@ -3,11 +3,13 @@
 
     python3 tools/plot_compare.py RUN_DIR_A RUN_DIR_B OUT.png
 
-RUN_DIR_A and RUN_DIR_B are output directories of `nscd run` of the same scene; their
-probes.csv (time,probe,x,y,z,ux,uy,uz) give the histories, their run.json the --model of each run
-for the legend. One panel per probe (the first 24, in B's order): the displacement components
-ux, uy, uz [m] against time [s], run A in wide pale lines, the reference run B dashed on top, one
-colour per component. `nscd compare` calls this script once python3 has imported matplotlib.
+RUN_DIR_A and RUN_DIR_B are output directories of `nscd run` (of one scene, or of two scene
+files with the same probes); their probes.csv (time,probe,x,y,z,ux,uy,uz) give the histories,
+their run.json the --model of each run for the legend. One panel per probe (the first 24, in B's
+order): the displacement components ux, uy, uz [m] against time [s], run A in wide pale lines,
+the reference run B dashed on top, one colour per component; the legend above the panels.
+`nscd compare` calls this script with the Python interpreter chosen when nscd was configured,
+once that interpreter has imported matplotlib.
 
 Needs only the standard library and matplotlib (Debian: python3-matplotlib).
 Exit codes: 0 success, 1 matplotlib missing, 2 invalid input (missing or malformed file).
@@ -25,6 +27,7 @@ COMPONENTS = ("ux", "uy", "uz")
 COLOURS = ("tab:blue", "tab:orange", "tab:green")
 STYLE_A = {"linestyle": "-", "linewidth": 2.4, "alpha": 0.5}
 STYLE_B = {"linestyle": "--", "linewidth": 1.2}
+LEGEND_LINE = 0.25  # height of one line of a legend in font size "small" [in]
 
 
 def fail(message):
@@ -96,12 +99,18 @@ def main(argv):
     for ax in list(axes.flat)[len(names):]:
         ax.set_visible(False)
 
-    legend = [Line2D([], [], color=c, label=n) for n, c in zip(COMPONENTS, COLOURS)]
-    legend += [Line2D([], [], color="black", label=run_label("A", dir_a), **STYLE_A),
-               Line2D([], [], color="black", label=run_label("B", dir_b) + ", reference", **STYLE_B)]
-    fig.legend(handles=legend, loc="upper center", ncol=len(legend), fontsize="small", frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
-    fig.savefig(out, dpi=110)
+    # above the panels: the components on one line, then one line per run (run directories can be
+    # long); bbox_inches="tight" widens the picture rather than clip a label wider than the panels
+    height = fig.get_figheight()
+    components = [Line2D([], [], color=c, label=n) for n, c in zip(COMPONENTS, COLOURS)]
+    runs = [Line2D([], [], color="black", label=run_label("A", dir_a), **STYLE_A),
+            Line2D([], [], color="black", label=run_label("B", dir_b) + ", reference", **STYLE_B)]
+    fig.legend(handles=components, loc="upper center", bbox_to_anchor=(0.5, 1), ncol=len(components),
+               fontsize="small", frameon=False)
+    fig.legend(handles=runs, loc="upper center", bbox_to_anchor=(0.5, 1 - LEGEND_LINE / height), ncol=1,
+               fontsize="small", frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 2.6 * LEGEND_LINE / height))
+    fig.savefig(out, dpi=110, bbox_inches="tight")
     return 0
 
 

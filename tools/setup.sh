@@ -35,7 +35,7 @@ case "$mode" in
   demo)
     install_missing
     build
-    build/bin/nscd run scenes/default.json --out out/default
+    build/bin/nscd run scenes/default.json --out out/default --overwrite
     echo
     echo "Done. Open the result in ParaView:  paraview out/default/default.pvd"
     echo "(then press Apply and Play; histories are in out/default/*.csv)"

@@ -5,8 +5,13 @@
 /// nscd::InputError, which main() turns into a message and exit code 2.
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+
+namespace nscd {
+class StatusLineSink;
+}
 
 namespace nscd::app {
 
@@ -19,8 +24,9 @@ struct RunOptions {
   std::optional<double> duration;            // overrides time.duration [s]
   std::optional<double> checkpoint_interval; // [s] of simulated time between checkpoints
   std::optional<std::filesystem::path> restart;  // checkpoint to continue from
+  bool overwrite = false;                    // delete an earlier run's output in `out` first
   bool quiet = false;
-  bool progress = false;                     // draw a progress bar (stderr is a terminal)
+  std::shared_ptr<StatusLineSink> progress;  // where to draw a progress bar (stderr is a terminal), or null
 };
 
 int run_command(const RunOptions& options);
@@ -39,10 +45,16 @@ struct SolveOptions {
 /// error, seconds, status. Not converging is a reported status, not a failure (exit code 0).
 int solve_command(const SolveOptions& options);
 
-/// Compares two output directories of `nscd run` of the same scene, B the reference
-/// (run_comparison.hpp has the formulas): prints a table of the relative L2 differences of the
-/// probe and body histories and of the wall times, writes compare.csv and, when python3 can
-/// import matplotlib, compare.png (tools/plot_compare.py) in the current directory.
-int compare_command(const std::filesystem::path& run_a, const std::filesystem::path& run_b);
+struct CompareOptions {
+  std::filesystem::path run_a, run_b;  // output directories of `nscd run`, B the reference
+  std::filesystem::path out = ".";     // where compare.csv and compare.png are written
+};
+
+/// Compares two output directories of `nscd run`, B the reference, of the same scene or of two
+/// scene files with the same probe and body names (run_comparison.hpp has the formulas): prints a
+/// table of the relative L2 differences of the probe and body histories and of the wall times
+/// per simulated second, writes OUT/compare.csv and, when the Python interpreter found at build
+/// time imports matplotlib, OUT/compare.png (tools/plot_compare.py, plot_script.hpp).
+int compare_command(const CompareOptions& options);
 
 }  // namespace nscd::app

@@ -8,22 +8,27 @@
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace {
 constexpr int kExitInvalidInput = 2;
 
-void install_logger(bool quiet) {
-  auto log = spdlog::stderr_color_mt("nscd-app");
+// the library logger on stderr; its sink also draws the progress bar of `nscd run`
+std::shared_ptr<nscd::StatusLineSink> install_logger(bool quiet) {
+  auto sink = std::make_shared<nscd::StatusLineSink>(stderr);
+  auto log = std::make_shared<spdlog::logger>("nscd-app", sink);
   log->set_pattern("%^[%l]%$ %v");
   log->set_level(quiet ? spdlog::level::err : spdlog::level::info);
   nscd::set_logger(log);
+  return sink;
 }
 }  // namespace
 
@@ -47,6 +52,10 @@ int main(int argc, char** argv) {
                                        "write DIR/checkpoint_*.h5 every T seconds of simulated time, and at the end");
   run_cmd->add_option_function<std::string>("--restart", [&](const std::string& v) { run.restart = v; },
                                             "continue the run saved in this checkpoint, appending to its output");
+  CLI::Option* restart_option = run_cmd->get_option("--restart");
+  run_cmd->add_flag("--overwrite", run.overwrite,
+                    "replace the output of an earlier run in the output directory (its other files are kept)")
+      ->excludes(restart_option);
   run_cmd->add_flag("--quiet", run.quiet, "print only errors");
 
   std::filesystem::path validate_scene;
@@ -65,12 +74,12 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
 
-  std::filesystem::path compare_a, compare_b;
+  nscd::app::CompareOptions compare;
   CLI::App* compare_cmd = app.add_subcommand(
-      "compare", "compare two runs of the same scene (B the reference); writes compare.csv and compare.png in "
-                 "the current directory");
-  compare_cmd->add_option("run_a", compare_a, "output directory of the run compared (A)")->required();
-  compare_cmd->add_option("run_b", compare_b, "output directory of the reference run (B)")->required();
+      "compare", "compare two runs (B the reference); writes compare.csv and compare.png");
+  compare_cmd->add_option("run_a", compare.run_a, "output directory of the run compared (A)")->required();
+  compare_cmd->add_option("run_b", compare.run_b, "output directory of the reference run (B)")->required();
+  compare_cmd->add_option("--out", compare.out, "directory for compare.csv and compare.png (default: the current one)");
 
   // --threads on every command: TBB's thread limit for the whole command
   int threads = 0;
@@ -96,11 +105,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const std::string help = parsed.empty() ? "nscd --help" : "nscd " + parsed.front()->get_name() + " --help";
+    std::fprintf(stderr, "nscd: error: %s (see %s)\n", e.what(), help.c_str());
     return kExitInvalidInput;
   }
 
-  install_logger(run.quiet);
+  const std::shared_ptr<nscd::StatusLineSink> terminal = install_logger(run.quiet);
   try {
     NSCD_THROW_UNLESS(threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", threads);
     const int workers = threads > 0 ? threads : tbb::info::default_concurrency();
@@ -108,14 +119,14 @@ int main(int argc, char** argv) {
     run.threads = workers;
     if (*run_cmd) {
       if (!out_dir.empty()) run.out = out_dir;
-      run.progress = !run.quiet && isatty(fileno(stderr));
+      if (!run.quiet && isatty(fileno(stderr))) run.progress = terminal;
       return nscd::app::run_command(run);
     }
     if (*solve_cmd) {
       if (!solution_file.empty()) solve.solution = solution_file;
       return nscd::app::solve_command(solve);
     }
-    if (*compare_cmd) return nscd::app::compare_command(compare_a, compare_b);
+    if (*compare_cmd) return nscd::app::compare_command(compare);
     return nscd::app::validate_command(validate_scene);
   } catch (const nscd::InputError& e) {
     std::fprintf(stderr, "nscd: error: %s\n", e.what());

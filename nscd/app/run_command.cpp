@@ -1,4 +1,5 @@
 #include "nscd/app/commands.hpp"
+#include "nscd/app/output_directory.hpp"
 #include "nscd/app/progress_bar.hpp"
 #include "nscd/app/sha256.hpp"
 #include "nscd/core/error.hpp"
@@ -85,6 +86,7 @@ int run_command(const RunOptions& o) {
 
 
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
+  if (!restart) prepare_output_directory(dir, o.overwrite);  // a restart continues the output in dir
   io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
   nlohmann::json run{{"version", NSCD_VERSION},
                      {"scene", std::filesystem::absolute(o.scene).string()},
@@ -120,7 +122,7 @@ int run_command(const RunOptions& o) {
     keep_last_checkpoints(dir, kCheckpointsKept);
   };
 
-  ProgressBar progress(m.n_steps, m.duration);
+  ProgressBar progress(m.n_steps, m.duration, o.progress);
   StepReport report;
   long newton_unconverged = 0, last_output = s.step, next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
@@ -150,15 +152,17 @@ int run_command(const RunOptions& o) {
     }
     if (checkpoint_every > 0 && s.step % checkpoint_every == 0 && s.step < m.n_steps) write_checkpoint_now();
     // a bar on a terminal, otherwise a log line every tenth of the run
+    const auto contacts = [&] {
+      return contact_summary(report.n_contacts, report.solver_iterations, m.has_deformable());
+    };
     if (o.progress) {
-      progress.update(s.step, s.t, report.n_contacts, report.solver_iterations);
+      progress.update(s.step, s.t, contacts());
     } else if (s.step >= next_log && s.step < m.n_steps) {
-      logger().info("step {}/{}  t = {:.4g} s  {} contacts  {} solver iterations", s.step, m.n_steps, s.t,
-                    report.n_contacts, report.solver_iterations);
+      logger().info("step {}/{}  t = {:.4g} s  {}", s.step, m.n_steps, s.t, contacts());
       next_log += std::max(1L, m.n_steps / 10);
     }
   }
-  if (o.progress) progress.finish();
+  progress.finish();
   if (report.status != StepStatus::Ok) {
     // the state is the last finite one; its contacts were overwritten by the failed step
     logger().error("{}", report.message);
@@ -174,7 +178,8 @@ int run_command(const RunOptions& o) {
   run["simulated_time"] = s.t;
   run["non_converged_steps"] = non_converged;
   run["wall_seconds"] = wall;
-  run["stage_seconds"] = {{"detection", ws.timings.detection},
+  run["stage_seconds"] = {{"free_motion", ws.timings.free_motion},
+                          {"detection", ws.timings.detection},
                           {"assembly", ws.timings.assembly},
                           {"solve", ws.timings.solve},
                           {"update", ws.timings.update},
@@ -183,6 +188,10 @@ int run_command(const RunOptions& o) {
   if (report.status != StepStatus::Ok) return 3;
   logger().info("done: {} steps in {:.2f} s ({:.0f} steps/s); output in {}", s.step, wall,
                 static_cast<double>(s.step) / wall, dir.string());
+  logger().info("wall time per stage: free motion {:.3g} s, detection {:.3g} s, assembly {:.3g} s, solve {:.3g} s, "
+                "update {:.3g} s, output {:.3g} s",
+                ws.timings.free_motion, ws.timings.detection, ws.timings.assembly, ws.timings.solve,
+                ws.timings.update, output_seconds);
   return 0;
 }
 

@@ -51,6 +51,27 @@ void compare_histories(const std::string& quantity, const std::vector<io::Histor
   }
 }
 
+using Stages = std::vector<std::pair<std::string, double>>;
+
+bool has_free_motion(const io::RunOutput& run) {
+  return std::any_of(run.stage_seconds.begin(), run.stage_seconds.end(),
+                     [](const auto& stage) { return stage.first == "free_motion"; });
+}
+
+// the stages with free_motion counted in detection, as older run.json files (without a
+// free_motion stage) count it; detection is then named "free_motion+detection"
+Stages free_motion_in_detection(const Stages& stages) {
+  double free_motion = 0;
+  for (const auto& [name, seconds] : stages)
+    if (name == "free_motion") free_motion = seconds;
+  Stages merged;
+  for (const auto& [name, seconds] : stages) {
+    if (name == "detection") merged.emplace_back("free_motion+detection", seconds + free_motion);
+    else if (name != "free_motion") merged.emplace_back(name, seconds);
+  }
+  return merged;
+}
+
 }  // namespace
 
 std::optional<double> HistoryDifference::relative() const {
@@ -90,16 +111,26 @@ HistoryDifference history_difference(const io::History& a, const io::History& b)
 }
 
 std::vector<HistoryDifference> compare_runs(const io::RunOutput& a, const io::RunOutput& b) {
-  NSCD_THROW_UNLESS(a.scene_sha256 == b.scene_sha256,
-                    "{} and {}: expected two runs of the same scene, found different scene files ({}, SHA-256 "
-                    "{}; {}, SHA-256 {})",
-                    (a.dir / "run.json").string(), (b.dir / "run.json").string(), a.scene, a.scene_sha256,
-                    b.scene, b.scene_sha256);
   std::vector<HistoryDifference> rows;
   compare_histories("probe", a.probes, b.probes, a.dir / "probes.csv", b.dir / "probes.csv", rows);
   compare_histories("body", displacements(a.bodies), displacements(b.bodies), a.dir / "bodies.csv",
                     b.dir / "bodies.csv", rows);
   return rows;
+}
+
+std::vector<WallTimeRate> wall_time_rates(const io::RunOutput& a, const io::RunOutput& b) {
+  for (const io::RunOutput* run : {&a, &b})
+    NSCD_THROW_UNLESS(run->simulated_time > 0,
+                      "{}: simulated_time 0: expected a run that completed at least one step, to compare its "
+                      "wall times per simulated second",
+                      (run->dir / "run.json").string());
+  const bool separate = has_free_motion(a) && has_free_motion(b);
+  const Stages stages_a = separate ? a.stage_seconds : free_motion_in_detection(a.stage_seconds);
+  const Stages stages_b = separate ? b.stage_seconds : free_motion_in_detection(b.stage_seconds);
+  std::vector<WallTimeRate> rates{{"total", a.wall_seconds / a.simulated_time, b.wall_seconds / b.simulated_time}};
+  for (std::size_t i = 0; i < stages_b.size(); ++i)
+    rates.push_back({stages_b[i].first, stages_a[i].second / a.simulated_time, stages_b[i].second / b.simulated_time});
+  return rates;
 }
 
 }  // namespace nscd::app

@@ -17,6 +17,9 @@
 ///
 /// The histories compared are each probe's displacement u(t) (probes.csv) and each body's
 /// centre-of-mass displacement x(t) − x(t₀), t₀ the body's first row in bodies.csv.
+///
+/// Wall times (run.json) are compared per simulated second, w / T with T the time the run
+/// reached, so that runs of different lengths compare fairly.
 
 #include "nscd/io/run_output.hpp"
 
@@ -45,10 +48,22 @@ struct HistoryDifference {
 HistoryDifference history_difference(const io::History& a, const io::History& b);
 
 /// Compares every probe and then every body of A with the one of the same name in B, in B's
-/// order.
-/// @throws nscd::InputError if A and B are not runs of the same scene (SHA-256 of the scene file,
-///         names of the probes and bodies) or a history of A and its namesake in B share no
-///         output time.
+/// order. A and B may be runs of different scene files (two meshes, two load levels).
+/// @throws nscd::InputError if A and B do not have the same probe and body names, or a history
+///         of A and its namesake in B share no output time.
 std::vector<HistoryDifference> compare_runs(const io::RunOutput& a, const io::RunOutput& b);
+
+/// A wall time of both runs per simulated second [s/s].
+struct WallTimeRate {
+  std::string name;  // "total" or a stage of run.json's stage_seconds
+  double a = 0, b = 0;
+};
+
+/// The total wall time and each stage's of A and B, divided by the simulated time of each run.
+/// When one run.json has no free_motion stage (older files, whose detection included the free
+/// motion), the other run's free_motion is added to its detection too, in a row named
+/// "free_motion+detection", so that the rows compare the same work.
+/// @throws nscd::InputError if a run's simulated time is 0 (it did not complete a step).
+std::vector<WallTimeRate> wall_time_rates(const io::RunOutput& a, const io::RunOutput& b);
 
 }  // namespace nscd::app

@@ -56,7 +56,11 @@ void read_run_json(const std::filesystem::path& file, RunOutput& run) {
                              "status is \"{}\")",
                              run.status));
   run.wall_seconds = wall->non_negative();
+  run.simulated_time = root.at("simulated_time").non_negative();
   const detail::Value stages = root.at("stage_seconds");
+  // older run.json files have no free_motion: their detection includes it
+  if (const std::optional<detail::Value> free_motion = stages.find("free_motion"))
+    run.stage_seconds.emplace_back("free_motion", free_motion->non_negative());
   for (const char* stage : {"detection", "assembly", "solve", "update", "output"})
     run.stage_seconds.emplace_back(stage, stages.at(stage).non_negative());
 }

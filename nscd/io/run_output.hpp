@@ -29,7 +29,10 @@ struct RunOutput {
   std::optional<std::string> model_override;               // the --model value, if any
   std::string status;                                       // completed, non_finite, ...
   double wall_seconds = 0;                                  // total wall time [s]
-  std::vector<std::pair<std::string, double>> stage_seconds;  // detection, assembly, solve, update, output
+  double simulated_time = 0;                                // the time the run reached [s]
+  // wall time per stage [s]: free_motion, detection, assembly, solve, update, output, in this
+  // order; free_motion is absent from older run.json files, whose detection includes it
+  std::vector<std::pair<std::string, double>> stage_seconds;
   // one history per probe and per body, in order of first appearance in the file
   std::vector<History> probes;  // displacement u = (ux, uy, uz) [m], from probes.csv
   std::vector<History> bodies;  // centre of mass x = (x, y, z) [m], from bodies.csv
@@ -41,7 +44,7 @@ struct RunOutput {
 ///         malformed (a column missing, a cell other than the name not a finite number) or a
 ///         probe's or body's times do not increase strictly, or run.json lacks a
 ///         key (`wall_seconds` is written when the run ends, so a run still going or killed has
-///         none).
+///         none; `stage_seconds.free_motion` alone may be missing).
 RunOutput read_run_output(const std::filesystem::path& dir);
 
 }  // namespace nscd::io

@@ -389,9 +389,12 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
 StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   StepReport report;
   {
+    ScopedTimer timer(&ws.timings.free_motion);
+    compute_free_motion(m, s, ws);
+  }
+  {
     ScopedTimer timer(&ws.timings.detection);
     detection_input(m, s, ws.poses, ws.movable);
-    compute_free_motion(m, s, ws);
     const double alert = m.step.alert_distance + 2 * travel_bound(m, s, ws);
     contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detected);
     if (m.has_deformable()) {

@@ -56,8 +56,41 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   EXPECT_EQ(run["status"], "completed");
   EXPECT_EQ(run["steps"], 10);
   EXPECT_EQ(run["scene_sha256"].get<std::string>().size(), 64u);
-  for (const char* stage : {"detection", "assembly", "solve", "update", "output"})
+  for (const char* stage : {"free_motion", "detection", "assembly", "solve", "update", "output"})
     EXPECT_TRUE(run["stage_seconds"].contains(stage)) << stage;
+}
+
+TEST(Cli, ARerunIntoAnEarlierRunsDirectoryIsRefusedWithoutOverwrite) {
+  const fs::path dir = fresh_dir("rerun");
+  const fs::path scene = write_scene(dir, box_scene());
+  const fs::path out = dir / "out";
+  ASSERT_EQ(run_nscd("run " + scene.string() + " --out " + out.string() + " --quiet").exit_code, 0);
+  ASSERT_TRUE(fs::exists(out / "bodies_000002.vtu"));
+  std::ofstream(out / "notes.txt") << "the user's own file";
+  std::ofstream(out / "my_table.csv") << "a,b\n";
+
+  const Result refused = run_nscd("run " + scene.string() + " --out " + out.string() + " --duration 0.005");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("nscd: error: " + out.string() + ": holds the output of an earlier run"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("--overwrite"), std::string::npos) << refused.output;
+  EXPECT_TRUE(fs::exists(out / "bodies_000002.vtu"));  // nothing touched
+
+  // a shorter re-run with --overwrite: outputs at t = 0 and 0.005 only, no stale third frame
+  const Result rerun =
+      run_nscd("run " + scene.string() + " --out " + out.string() + " --duration 0.005 --overwrite --quiet");
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.output;
+  EXPECT_TRUE(fs::exists(out / "bodies_000001.vtu"));
+  EXPECT_FALSE(fs::exists(out / "bodies_000002.vtu"));
+  EXPECT_FALSE(fs::exists(out / "contacts_000002.vtp"));
+  EXPECT_EQ(read_text(out / "box.pvd").find("bodies_000002.vtu"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(read_text(out / "run.json"))["steps"], 5);
+  // files nscd does not write are kept
+  EXPECT_EQ(read_text(out / "notes.txt"), "the user's own file");
+  EXPECT_TRUE(fs::exists(out / "my_table.csv"));
+  // --overwrite contradicts --restart, which continues the output in the directory
+  EXPECT_EQ(run_nscd("run " + scene.string() + " --out " + out.string() + " --overwrite --restart x.h5").exit_code, 2);
 }
 
 TEST(Cli, InvalidSceneExitsWithCode2AndNamesTheJsonPath) {
@@ -72,6 +105,15 @@ TEST(Cli, InvalidSceneExitsWithCode2AndNamesTheJsonPath) {
 TEST(Cli, BadCommandLineExitsWithCode2) {
   EXPECT_EQ(run_nscd("run").exit_code, 2);
   EXPECT_EQ(run_nscd("run scenes/default.json --threads many").exit_code, 2);
+  // CLI11's own errors, with the prefix of every error
+  const Result not_a_number = run_nscd("run scenes/default.json --duration abc");
+  EXPECT_EQ(not_a_number.exit_code, 2);
+  EXPECT_EQ(not_a_number.output.rfind("nscd: error: Could not convert: --duration = abc", 0), 0u)
+      << not_a_number.output;
+  const Result missing_scene = run_nscd("validate");
+  EXPECT_EQ(missing_scene.exit_code, 2);
+  EXPECT_EQ(missing_scene.output.rfind("nscd: error: ", 0), 0u) << missing_scene.output;
+  EXPECT_NE(missing_scene.output.find("nscd validate --help"), std::string::npos) << missing_scene.output;
   EXPECT_EQ(run_nscd("frobnicate").exit_code, 2);
   const Result missing = run_nscd("run /nonexistent/scene.json");
   EXPECT_EQ(missing.exit_code, 2);
