@@ -25,6 +25,26 @@ namespace {
 // checkpoints kept in the output directory, the newest ones
 constexpr int kCheckpointsKept = 3;
 
+// --model ffr|tl|linear on a scene without finite-element bodies: its rigid bodies cannot be
+// meshed (only a box with "elements" or a mesh file can), named up to a few
+std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
+  constexpr std::size_t kNamed = 5;
+  std::vector<std::string> names;
+  for (const io::Body& body : scene.bodies)
+    if (body.model == io::BodyModel::Rigid) names.push_back('"' + body.name + '"');
+  if (names.empty())
+    return fmt::format("--model {}: {} has no rigid, ffr, tl or linear body to simulate as {}", *o.model,
+                       o.scene.string(), *o.model);
+  const std::size_t total = names.size();
+  if (total > kNamed) {
+    names.resize(kNamed);
+    names.push_back(fmt::format("and {} more", total - kNamed));
+  }
+  return fmt::format("--model {}: {} has no ffr, tl or linear body, and its {} rigid bodies cannot be meshed "
+                     "(only a box with \"elements\" or a \"mesh\" file can): {}",
+                     *o.model, o.scene.string(), total, fmt::join(names, ", "));
+}
+
 // the command line's overrides of the scene
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
   if (o.solver) {
@@ -43,9 +63,14 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
         {"linear", io::BodyModel::Linear}};
     const auto it = kModels.find(*o.model);
     NSCD_THROW_UNLESS(it != kModels.end(), "--model {}: expected rigid, ffr, tl or linear", *o.model);
+    // only finite-element bodies switch; a scene without any would run unchanged under the
+    // override's name, so a finite-element override of it is refused
+    const bool any_switched = std::any_of(scene.bodies.begin(), scene.bodies.end(), [](const io::Body& body) {
+      return io::is_finite_element(body.model);
+    });
+    if (!any_switched && io::is_finite_element(it->second)) throw InputError(unmeshable_bodies(o, scene));
     for (io::Body& body : scene.bodies)
-      if (body.model == io::BodyModel::Ffr || body.model == io::BodyModel::Tl || body.model == io::BodyModel::Linear)
-        body.model = it->second;
+      if (io::is_finite_element(body.model)) body.model = it->second;
   }
 }
 
