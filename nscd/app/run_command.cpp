@@ -11,7 +11,9 @@
 #include "nscd/step/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/output_frames.hpp"
+#include "nscd/step/scene_checks.hpp"
 #include "nscd/step/stepper.hpp"
+#include "nscd/step/strain_check.hpp"
 
 
 #include <algorithm>
@@ -26,23 +28,17 @@ namespace {
 constexpr int kCheckpointsKept = 3;
 
 // --model ffr|tl|linear on a scene without finite-element bodies: its rigid bodies cannot be
-// meshed (only a box with "elements" or a mesh file can), named up to a few
+// meshed (only a box with "elements" or a mesh file can)
 std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
-  constexpr std::size_t kNamed = 5;
   std::vector<std::string> names;
   for (const io::Body& body : scene.bodies)
-    if (body.model == io::BodyModel::Rigid) names.push_back('"' + body.name + '"');
+    if (body.model == io::BodyModel::Rigid) names.push_back(body.name);
   if (names.empty())
     return fmt::format("--model {}: {} has no rigid, ffr, tl or linear body to simulate as {}", *o.model,
                        o.scene.string(), *o.model);
-  const std::size_t total = names.size();
-  if (total > kNamed) {
-    names.resize(kNamed);
-    names.push_back(fmt::format("and {} more", total - kNamed));
-  }
   return fmt::format("--model {}: {} has no ffr, tl or linear body, and its {} rigid bodies cannot be meshed "
                      "(only a box with \"elements\" or a \"mesh\" file can): {}",
-                     *o.model, o.scene.string(), total, fmt::join(names, ", "));
+                     *o.model, o.scene.string(), names.size(), name_list(names));
 }
 
 // the command line's overrides of the scene
@@ -123,6 +119,9 @@ int run_command(const RunOptions& o) {
   out.write_run_json(run);
   logger().info("{}: {} bodies, {} steps of {} s, output every {} steps to {}", m.name, m.nb(), m.n_steps,
                 m.step.h, m.output_every, dir.string());
+  const SceneChecks checks = check_scene(m, scene, false);
+  for (const std::string& line : checks.lines) logger().info("{}", line);
+  for (const std::string& warning : checks.warnings) logger().warn("{}", warning);
 
   StepWorkspace ws;
   double output_seconds = 0;
@@ -143,6 +142,20 @@ int run_command(const RunOptions& o) {
     ScopedTimer timer(&output_seconds);
     write_checkpoint(checkpoint_path(dir, s.step), {scene_sha256, s, out.position(), non_converged});
     keep_last_checkpoints(dir, kCheckpointsKept);
+  };
+
+  // the small-strain models beyond their range, checked at output times only (a pass over the
+  // cells, as the output's stresses are)
+  bool strain_warned = false;
+  auto warn_large_strain_once = [&] {
+    if (strain_warned) return;
+    const BodyStrain worst = largest_small_strain(m, s);
+    if (worst.body < 0 || worst.strain <= kSmallStrainLimit) return;
+    strain_warned = true;
+    logger().warn("t = {}: body \"{}\" (model {}) reaches a strain of {:.3g} % (largest principal strain over its "
+                  "cells), beyond the 1 % where its small-strain model holds; model \"tl\" does not have this limit "
+                  "(further occurrences are not reported)",
+                  s.t, m.bodies[worst.body].name, io::to_string(m.bodies[worst.body].scene_model), 100 * worst.strain);
   };
 
   ProgressBar progress(m.n_steps, m.duration);
@@ -172,6 +185,7 @@ int run_command(const RunOptions& o) {
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_output(contact_frame(m, ws));
       last_output = s.step;
+      warn_large_strain_once();
     }
     if (checkpoint_every > 0 && s.step % checkpoint_every == 0 && s.step < m.n_steps) write_checkpoint_now();
     // a bar on a terminal, otherwise a log line every tenth of the run
