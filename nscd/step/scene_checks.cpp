@@ -145,7 +145,7 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
                                     "distance {:.3g} m; after falling for the whole run (v = g T = {:.3g} m/s), "
                                     "g T h = {:.3g} m per step",
                                     h, fall, d, g * m.duration, g * m.duration * h));
-    if (fall > d)
+    if (d > 0 && fall > d)
       out.warnings.push_back(fmt::format("the time step {:g} s is coarse for the scene's lengths: a body falls "
                                          "g h²/2 = {:.3g} m in one step from rest, more than the alert distance "
                                          "{:.3g} m; a step in a wrong unit (ms)?",
