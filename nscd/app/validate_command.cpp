@@ -19,7 +19,8 @@ void print_driven_peaks(const Model& m) {
       const MotionPeaks p = motion.peaks(m.duration);
       std::printf("  driven \"%s\" %s: peak acceleration %.4g %s/s², velocity %.4g %s/s, displacement %.4g %s",
                   body.name.c_str(), what, p.acceleration, unit, p.velocity, unit, p.displacement, unit);
-      if (p.velocity_jump > 0) std::printf(", velocity jumps up to %.4g %s/s (impulsive acceleration)", p.velocity_jump, unit);
+      if (p.velocity_jump > 0)
+        std::printf(", velocity jumps up to %.4g %s/s (impulsive acceleration)", p.velocity_jump, unit);
       std::printf("\n");
     };
     if (body.linear_motion) print("velocity", *body.linear_motion, "m");
