@@ -70,23 +70,29 @@ double von_mises_of(const Mat3& s) {
   return std::sqrt(d + 3.0 * shear);
 }
 
-std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+std::vector<Mat3> centre_strains(const Mesh& mesh, const Eigen::VectorXd& u) {
   NSCD_DEMAND(u.size() == 3 * mesh.nn());
-  const auto [lambda, mu] = lame_constants(young, poisson);
   const ShapeGradients dN_dxi = shape_derivatives(mesh.type, reference_centre(mesh.type));
-  std::vector<double> result(static_cast<std::size_t>(mesh.ncells()));
+  std::vector<Mat3> result(static_cast<std::size_t>(mesh.ncells()));
   for (int c = 0; c < mesh.ncells(); ++c) {
-    // ∇u at the centre, then ε and σ, eq. (3)
+    // ∇u at the centre, then ε, eq. (3)
     const ShapeGradients G = dN_dxi * jacobian(mesh, c, dN_dxi).inverse();
     const auto nodes = mesh.cell(c);
     Mat3 grad_u = Mat3::Zero();
     for (std::size_t a = 0; a < nodes.size(); ++a)
       grad_u += u.segment<3>(3 * nodes[a]) * G.row(static_cast<Eigen::Index>(a));
-    const Mat3 eps = 0.5 * (grad_u + grad_u.transpose());
-    const Mat3 s = lambda * eps.trace() * Mat3::Identity() + 2.0 * mu * eps;
-
-    result[static_cast<std::size_t>(c)] = von_mises_of(s);
+    result[static_cast<std::size_t>(c)] = 0.5 * (grad_u + grad_u.transpose());
   }
+  return result;
+}
+
+std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+  const auto [lambda, mu] = lame_constants(young, poisson);
+  const std::vector<Mat3> strains = centre_strains(mesh, u);
+  std::vector<double> result(strains.size());
+  // σ of eq. (3) at each centre
+  for (std::size_t c = 0; c < strains.size(); ++c)
+    result[c] = von_mises_of(lambda * strains[c].trace() * Mat3::Identity() + 2.0 * mu * strains[c]);
   return result;
 }
 

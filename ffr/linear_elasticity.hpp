@@ -44,6 +44,9 @@ Eigen::SparseMatrix<double> stiffness(const Mesh& mesh, double young, double poi
 /// Von Mises stress, eq. (5), of a symmetric stress tensor s [Pa].
 double von_mises_of(const Mat3& s);
 
+/// Small strain ε of eq. (3) at the centre of each cell for nodal displacements u (3nn) [m].
+std::vector<Mat3> centre_strains(const Mesh& mesh, const Eigen::VectorXd& u);
+
 /// Von Mises stress, eq. (5), at the centre of each cell for nodal displacements u (3nn) [m].
 /// @return one value per cell [Pa].
 std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);

@@ -12,7 +12,9 @@
 #include "nscd/step/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/output_frames.hpp"
+#include "nscd/step/scene_checks.hpp"
 #include "nscd/step/stepper.hpp"
+#include "nscd/step/strain_check.hpp"
 
 
 #include <algorithm>
@@ -25,6 +27,20 @@ namespace {
 
 // checkpoints kept in the output directory, the newest ones
 constexpr int kCheckpointsKept = 3;
+
+// --model ffr|tl|linear on a scene without finite-element bodies: its rigid bodies cannot be
+// meshed (only a box with "elements" or a mesh file can)
+std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
+  std::vector<std::string> names;
+  for (const io::Body& body : scene.bodies)
+    if (body.model == io::BodyModel::Rigid) names.push_back(body.name);
+  if (names.empty())
+    return fmt::format("--model {}: {} has no rigid, ffr, tl or linear body to simulate as {}", *o.model,
+                       o.scene.string(), *o.model);
+  return fmt::format("--model {}: {} has no ffr, tl or linear body, and its {} rigid bodies cannot be meshed "
+                     "(only a box with \"elements\" or a \"mesh\" file can): {}",
+                     *o.model, o.scene.string(), names.size(), name_list(names));
+}
 
 // the command line's overrides of the scene
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
@@ -44,9 +60,14 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
         {"linear", io::BodyModel::Linear}};
     const auto it = kModels.find(*o.model);
     NSCD_THROW_UNLESS(it != kModels.end(), "--model {}: expected rigid, ffr, tl or linear", *o.model);
+    // only finite-element bodies switch; a scene without any would run unchanged under the
+    // override's name, so a finite-element override of it is refused
+    const bool any_switched = std::any_of(scene.bodies.begin(), scene.bodies.end(), [](const io::Body& body) {
+      return io::is_finite_element(body.model);
+    });
+    if (!any_switched && io::is_finite_element(it->second)) throw InputError(unmeshable_bodies(o, scene));
     for (io::Body& body : scene.bodies)
-      if (body.model == io::BodyModel::Ffr || body.model == io::BodyModel::Tl || body.model == io::BodyModel::Linear)
-        body.model = it->second;
+      if (io::is_finite_element(body.model)) body.model = it->second;
   }
 }
 
@@ -100,6 +121,9 @@ int run_command(const RunOptions& o) {
   out.write_run_json(run);
   logger().info("{}: {} bodies, {} steps of {} s, output every {} steps to {}", m.name, m.nb(), m.n_steps,
                 m.step.h, m.output_every, dir.string());
+  const SceneChecks checks = check_scene(m, scene, false);
+  for (const std::string& line : checks.lines) logger().info("{}", line);
+  for (const std::string& warning : checks.warnings) logger().warn("{}", warning);
 
   StepWorkspace ws;
   double output_seconds = 0;
@@ -120,6 +144,20 @@ int run_command(const RunOptions& o) {
     ScopedTimer timer(&output_seconds);
     write_checkpoint(checkpoint_path(dir, s.step), {scene_sha256, s, out.position(), non_converged});
     keep_last_checkpoints(dir, kCheckpointsKept);
+  };
+
+  // the small-strain models beyond their range, checked at output times only (a pass over the
+  // cells, as the output's stresses are)
+  bool strain_warned = false;
+  auto warn_large_strain_once = [&] {
+    if (strain_warned) return;
+    const BodyStrain worst = largest_small_strain(m, s);
+    if (worst.body < 0 || worst.strain <= kSmallStrainLimit) return;
+    strain_warned = true;
+    logger().warn("t = {}: body \"{}\" (model {}) reaches a strain of {:.3g} % (largest principal strain over its "
+                  "cells), beyond the 1 % where its small-strain model holds; model \"tl\" does not have this limit "
+                  "(further occurrences are not reported)",
+                  s.t, m.bodies[worst.body].name, io::to_string(m.bodies[worst.body].scene_model), 100 * worst.strain);
   };
 
   ProgressBar progress(m.n_steps, m.duration, o.progress);
@@ -149,6 +187,7 @@ int run_command(const RunOptions& o) {
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_output(contact_frame(m, ws));
       last_output = s.step;
+      warn_large_strain_once();
     }
     if (checkpoint_every > 0 && s.step % checkpoint_every == 0 && s.step < m.n_steps) write_checkpoint_now();
     // a bar on a terminal, otherwise a log line every tenth of the run

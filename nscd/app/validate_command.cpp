@@ -2,12 +2,33 @@
 #include "nscd/io/scene.hpp"
 #include "nscd/step/build_model.hpp"
 #include "nscd/step/initial_overlaps.hpp"
+#include "nscd/step/scene_checks.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <cstdio>
 #include <map>
 
 namespace nscd::app {
+
+namespace {
+
+// each driven body's peak acceleration, velocity and displacement over the run
+void print_driven_peaks(const Model& m) {
+  for (const BodyModel& body : m.bodies) {
+    const auto print = [&](const char* what, const DrivenMotion& motion, const char* unit) {
+      const MotionPeaks p = motion.peaks(m.duration);
+      std::printf("  driven \"%s\" %s: peak acceleration %.4g %s/s², velocity %.4g %s/s, displacement %.4g %s",
+                  body.name.c_str(), what, p.acceleration, unit, p.velocity, unit, p.displacement, unit);
+      if (p.velocity_jump > 0)
+        std::printf(", velocity jumps up to %.4g %s/s (impulsive acceleration)", p.velocity_jump, unit);
+      std::printf("\n");
+    };
+    if (body.linear_motion) print("velocity", *body.linear_motion, "m");
+    if (body.angular_motion) print("angular velocity", *body.angular_motion, "rad");
+  }
+}
+
+}  // namespace
 
 int validate_command(const std::filesystem::path& scene_file) {
   const io::Scene scene = io::read_scene(scene_file);
@@ -51,6 +72,16 @@ int validate_command(const std::filesystem::path& scene_file) {
   if (scene.solver.type == "nlgs" && scene.solver.min_iterations > 1)
     std::printf(", at least %d sweeps", scene.solver.min_iterations);
   std::printf("\n");
+  if (!m.ffr_bodies.empty())
+    std::printf("  ffr: rotational fictitious forces %s\n",
+                m.step.fictitious_forces ? "on" : "off (F_rot = 0, ffr.fictitious_forces)");
+  print_driven_peaks(m);
+
+  // masses, sizes and time scales: one line per body for small scenes, the range for large ones
+  constexpr int kPerBodyLines = 10;
+  const SceneChecks checks = check_scene(m, scene, m.nb() <= kPerBodyLines);
+  for (const std::string& line : checks.lines) std::printf("  %s\n", line.c_str());
+  for (const std::string& warning : checks.warnings) std::printf("  warning: %s\n", warning.c_str());
   return 0;
 }
 

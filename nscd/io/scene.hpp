@@ -20,6 +20,9 @@ enum class BodyModel { Rigid, Ffr, Tl, Linear, Fixed, Driven };
 /// "rigid", "ffr", "tl", "linear", "fixed", "driven".
 const char* to_string(BodyModel model);
 
+/// True for the finite-element models (ffr, tl, linear): a box with "elements" or a mesh file.
+bool is_finite_element(BodyModel model);
+
 struct TimeSettings {
   double step = 0.0;                     // h [s] > 0
   double duration = 0.0;                 // [s] > 0
@@ -49,6 +52,11 @@ struct SolverSettings {
 
 struct DetectionSettings {
   std::optional<double> alert_distance;  // [m]; unset: 1e-2 × the smallest body size
+};
+
+/// Options of the floating-frame-of-reference model (all FFR bodies).
+struct FfrSettings {
+  bool fictitious_forces = true;  // false: F_rot = 0, the variant of [Lozovskiy & Dubois 2016] Fig. 7
 };
 
 struct Material {
@@ -124,6 +132,7 @@ struct Scene {
   Vec3 gravity = Vec3(0, 0, -9.81);
   SolverSettings solver;
   DetectionSettings detection;
+  FfrSettings ffr;
   std::map<std::string, Material> materials;
   std::vector<Interaction> interactions;
   std::vector<Body> bodies;

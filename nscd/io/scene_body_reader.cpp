@@ -22,6 +22,10 @@ const char* to_string(BodyModel model) {
   return model_names()[static_cast<std::size_t>(model)].c_str();
 }
 
+bool is_finite_element(BodyModel model) {
+  return model == BodyModel::Ffr || model == BodyModel::Tl || model == BodyModel::Linear;
+}
+
 namespace detail {
 
 namespace {
@@ -163,10 +167,6 @@ std::array<int, 3> read_elements(const Value& v) {
 }
 
 }  // namespace
-
-bool is_finite_element(BodyModel model) {
-  return model == BodyModel::Ffr || model == BodyModel::Tl || model == BodyModel::Linear;
-}
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
   std::vector<std::string> names;

@@ -13,9 +13,6 @@
 
 namespace nscd::io::detail {
 
-/// True for the finite-element models (ffr, tl, linear).
-bool is_finite_element(BodyModel model);
-
 /// True for bodies that never respond to forces (fixed, driven).
 bool is_kinematic(BodyModel model);
 

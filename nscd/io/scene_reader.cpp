@@ -91,6 +91,13 @@ DetectionSettings read_detection(const Value& v) {
   return d;
 }
 
+FfrSettings read_ffr(const Value& v) {
+  v.expect_keys({"fictitious_forces"});
+  FfrSettings f;
+  if (const auto x = v.find("fictitious_forces")) f.fictitious_forces = x->boolean();
+  return f;
+}
+
 Material read_material(const Value& v) {
   v.expect_keys({"density", "young", "poisson", "damping"});
   Material m;
@@ -229,7 +236,7 @@ void check_interactions(const Value& root, const Scene& scene) {
 Scene read_scene(const fs::path& file) {
   const detail::Document doc(file);
   const Value root = doc.root();
-  root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection",
+  root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection", "ffr",
                     "materials", "interactions", "bodies", "probes", "output"});
 
   Scene scene;
@@ -249,6 +256,7 @@ Scene read_scene(const fs::path& file) {
   if (const auto x = root.find("gravity")) scene.gravity = x->vec3();
   if (const auto x = root.find("solver")) scene.solver = read_solver(*x);
   if (const auto x = root.find("detection")) scene.detection = read_detection(*x);
+  if (const auto x = root.find("ffr")) scene.ffr = read_ffr(*x);
   if (const auto x = root.find("output")) scene.output = read_output(*x);
 
   // materials, then the interactions between them

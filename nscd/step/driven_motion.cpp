@@ -2,8 +2,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 namespace nscd {
+namespace {
+
+using Cubic = std::array<double, 4>;  // c₀ + c₁ τ + c₂ τ² + c₃ τ³
+
+double value(const Cubic& c, double tau) { return c[0] + tau * (c[1] + tau * (c[2] + tau * c[3])); }
+
+Cubic derivative(const Cubic& c) { return {c[1], 2 * c[2], 3 * c[3], 0.0}; }
+
+// max |p| over [a, b]: at an end or at a root of p' (at most quadratic) inside
+double max_abs(const Cubic& p, double a, double b) {
+  double best = std::max(std::abs(value(p, a)), std::abs(value(p, b)));
+  const Cubic d = derivative(p);
+  auto consider = [&](double tau) {
+    if (tau > a && tau < b) best = std::max(best, std::abs(value(p, tau)));
+  };
+  if (d[2] != 0) {
+    const double discriminant = d[1] * d[1] - 4 * d[2] * d[0];
+    if (discriminant >= 0) {
+      consider((-d[1] + std::sqrt(discriminant)) / (2 * d[2]));
+      consider((-d[1] - std::sqrt(discriminant)) / (2 * d[2]));
+    }
+  } else if (d[1] != 0) {
+    consider(-d[0] / d[1]);
+  }
+  return best;
+}
+
+}  // namespace
 
 DrivenMotion::DrivenMotion(const io::Motion& motion)
     : m_type(motion.type),
@@ -14,36 +44,77 @@ DrivenMotion::DrivenMotion(const io::Motion& motion)
       m_start(motion.start),
       m_phase(motion.phase) {
   if (m_type != io::Motion::Type::Table) return;
-  m_times = motion.times;
-  m_values = motion.values;
-  for (double& value : m_values) value *= motion.scale;
-  // an accelerogram becomes a velocity table by the trapezoidal rule, from v = 0
-  if (motion.quantity == io::Motion::Quantity::Acceleration) {
-    std::vector<double> velocity(m_values.size(), 0.0);
-    for (std::size_t k = 1; k < m_values.size(); ++k)
-      velocity[k] = velocity[k - 1] + 0.5 * (m_times[k] - m_times[k - 1]) * (m_values[k] + m_values[k - 1]);
-    m_values = std::move(velocity);
+  using Quantity = io::Motion::Quantity;
+  const std::vector<double>& t = motion.times;
+  std::vector<double> f = motion.values;
+  for (double& x : f) x *= motion.scale;
+  const std::size_t n = f.size() - 1;
+  m_velocity_jumps = motion.quantity == Quantity::Displacement;
+
+  // before the first sample, eqs. (2)–(4): at rest, v held at f₀, x held at f₀
+  Cubic before{};
+  if (motion.quantity == Quantity::Velocity) before = {0.0, f[0], 0.0, 0.0};
+  if (motion.quantity == Quantity::Displacement) before = {f[0], 0.0, 0.0, 0.0};
+  m_pieces.push_back({t[0], before});
+
+  // one piece per interval, x and v continuous at the samples (x only for eq. 4)
+  double X = motion.quantity == Quantity::Displacement ? f[0] : 0.0, V = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double dt = t[k + 1] - t[k], s = (f[k + 1] - f[k]) / dt;
+    Cubic c{};
+    switch (motion.quantity) {
+      case Quantity::Acceleration: c = {X, V, f[k] / 2, s / 6}; break;
+      case Quantity::Velocity: c = {X, f[k], s / 2, 0.0}; break;
+      case Quantity::Displacement: c = {f[k], s, 0.0, 0.0}; break;
+    }
+    m_pieces.push_back({t[k], c});
+    X = value(c, dt);
+    V = value(derivative(c), dt);
   }
-  m_table_is_displacement = motion.quantity == io::Motion::Quantity::Displacement;
-  // cumulative integral of the piecewise-linear samples at each sample time
-  m_cumulative.assign(m_values.size(), 0.0);
-  for (std::size_t k = 1; k < m_values.size(); ++k)
-    m_cumulative[k] = m_cumulative[k - 1] + 0.5 * (m_times[k] - m_times[k - 1]) * (m_values[k] + m_values[k - 1]);
+  // after the last sample: a = 0 with v = V_n (2), v held at f_n (3), x held at f_n (4)
+  Cubic after{};
+  switch (motion.quantity) {
+    case Quantity::Acceleration: after = {X, V, 0.0, 0.0}; break;
+    case Quantity::Velocity: after = {X, f[n], 0.0, 0.0}; break;
+    case Quantity::Displacement: after = {f[n], 0.0, 0.0, 0.0}; break;
+  }
+  m_pieces.push_back({t[n], after});
 }
 
-double DrivenMotion::table_value(double t) const {
-  if (t <= m_times.front()) return m_values.front();
-  if (t >= m_times.back()) return m_values.back();
-  const auto k = static_cast<std::size_t>(std::upper_bound(m_times.begin(), m_times.end(), t) - m_times.begin());
-  const double s = (t - m_times[k - 1]) / (m_times[k] - m_times[k - 1]);
-  return (1 - s) * m_values[k - 1] + s * m_values[k];
+const DrivenMotion::Piece& DrivenMotion::piece(double t) const {
+  // pieces 1 … n + 1 start at t₀ … t_n; the count of those starting at or before t
+  const auto count = std::upper_bound(m_pieces.begin() + 1, m_pieces.end(), t,
+                                      [](double x, const Piece& p) { return x < p.start; }) -
+                     (m_pieces.begin() + 1);
+  return m_pieces[static_cast<std::size_t>(count)];
 }
 
-double DrivenMotion::table_integral(double t) const {
-  if (t <= m_times.front()) return m_values.front() * (t - m_times.front());
-  if (t >= m_times.back()) return m_cumulative.back() + m_values.back() * (t - m_times.back());
-  const auto k = static_cast<std::size_t>(std::upper_bound(m_times.begin(), m_times.end(), t) - m_times.begin());
-  return m_cumulative[k - 1] + 0.5 * (t - m_times[k - 1]) * (m_values[k - 1] + table_value(t));
+double DrivenMotion::table_displacement(double t) const {
+  const Piece& p = piece(t), &p0 = piece(0.0);
+  return value(p.c, t - p.start) - value(p0.c, 0.0 - p0.start);
+}
+
+double DrivenMotion::table_velocity(double t) const {
+  const Piece& p = piece(t);
+  return value(derivative(p.c), t - p.start);
+}
+
+double DrivenMotion::table_acceleration(double t) const {
+  const Piece& p = piece(t);
+  return value(derivative(derivative(p.c)), t - p.start);
+}
+
+Vec3 DrivenMotion::acceleration(double t) const {
+  switch (m_type) {
+    case io::Motion::Type::Constant:
+      return Vec3::Zero();
+    case io::Motion::Type::Sine:
+      return t > m_start ? Vec3(m_amplitude * m_omega * std::cos(m_omega * (t - m_start) + m_phase) * m_direction)
+                         : Vec3::Zero();
+    case io::Motion::Type::Table:
+      break;
+  }
+  return table_acceleration(t) * m_direction;
 }
 
 Vec3 DrivenMotion::velocity(double t) const {
@@ -56,11 +127,7 @@ Vec3 DrivenMotion::velocity(double t) const {
     case io::Motion::Type::Table:
       break;
   }
-  if (!m_table_is_displacement) return table_value(t) * m_direction;
-  // slope of the piecewise-linear displacement (zero outside the samples)
-  if (t < m_times.front() || t >= m_times.back()) return Vec3::Zero();
-  const auto k = static_cast<std::size_t>(std::upper_bound(m_times.begin(), m_times.end(), t) - m_times.begin());
-  return (m_values[k] - m_values[k - 1]) / (m_times[k] - m_times[k - 1]) * m_direction;
+  return table_velocity(t) * m_direction;
 }
 
 Vec3 DrivenMotion::displacement(double t) const {
@@ -74,8 +141,66 @@ Vec3 DrivenMotion::displacement(double t) const {
     case io::Motion::Type::Table:
       break;
   }
-  if (m_table_is_displacement) return (table_value(t) - table_value(0.0)) * m_direction;
-  return (table_integral(t) - table_integral(0.0)) * m_direction;
+  return table_displacement(t) * m_direction;
+}
+
+MotionPeaks DrivenMotion::peaks(double duration) const {
+  switch (m_type) {
+    case io::Motion::Type::Constant:
+      return {0.0, m_value.norm(), m_value.norm() * duration, 0.0};
+    case io::Motion::Type::Sine:
+      return sine_peaks(duration);
+    case io::Motion::Type::Table:
+      break;
+  }
+  return table_peaks(duration);
+}
+
+MotionPeaks DrivenMotion::table_peaks(double duration) const {
+  MotionPeaks peaks;
+  const Piece& p0 = piece(0.0);
+  const double x0 = value(p0.c, 0.0 - p0.start);
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < m_pieces.size(); ++i) {
+    const Piece& p = m_pieces[i];
+    // the piece's span [lo, hi) within [0, duration], as τ
+    const double lo = std::max(i == 0 ? -kInfinity : p.start, 0.0);
+    const double hi = std::min(i + 1 < m_pieces.size() ? m_pieces[i + 1].start : kInfinity, duration);
+    if (lo > hi) continue;
+    Cubic x = p.c;
+    x[0] -= x0;
+    const Cubic v = derivative(x), a = derivative(v);
+    const double a_tau = lo - p.start, b_tau = hi - p.start;
+    peaks.displacement = std::max(peaks.displacement, max_abs(x, a_tau, b_tau));
+    peaks.velocity = std::max(peaks.velocity, max_abs(v, a_tau, b_tau));
+    peaks.acceleration = std::max(peaks.acceleration, max_abs(a, a_tau, b_tau));
+    // eq. (4): v jumps where a piece begins (the left piece's slope against this one's)
+    if (m_velocity_jumps && i > 0 && p.start > 0 && p.start <= duration) {
+      const Piece& left = m_pieces[i - 1];
+      const double jump = value(v, 0.0) - value(derivative(left.c), p.start - left.start);
+      peaks.velocity_jump = std::max(peaks.velocity_jump, std::abs(jump));
+    }
+  }
+  return peaks;
+}
+
+MotionPeaks DrivenMotion::sine_peaks(double duration) const {
+  MotionPeaks peaks;
+  if (duration <= m_start) return peaks;
+  // θ = ω (t − t₀) + φ over (φ, θ_end]; a, v and Δx are extremal at the ends or at multiples of
+  // π/2, and one period holds every value
+  const double theta_end = m_phase + std::min(m_omega * (duration - m_start), 2 * std::numbers::pi);
+  std::vector<double> thetas{m_phase, theta_end};
+  const double quarter = std::numbers::pi / 2;
+  for (double k = std::ceil(m_phase / quarter); k * quarter < theta_end; k += 1) thetas.push_back(k * quarter);
+  const double A = std::abs(m_amplitude);
+  for (double theta : thetas) {
+    peaks.acceleration = std::max(peaks.acceleration, A * m_omega * std::abs(std::cos(theta)));
+    peaks.velocity = std::max(peaks.velocity, A * std::abs(std::sin(theta)));
+    peaks.displacement = std::max(peaks.displacement, A / m_omega * std::abs(std::cos(m_phase) - std::cos(theta)));
+  }
+  peaks.velocity_jump = A * std::abs(std::sin(m_phase));
+  return peaks;
 }
 
 }  // namespace nscd

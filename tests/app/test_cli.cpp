@@ -230,3 +230,114 @@ TEST(Cli, VersionAndHelpExitWithZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// an FFR block on the ground, of Young's modulus `young` [Pa]
+std::string ffr_block_scene(const std::string& young, const std::string& duration) {
+  return R"({
+    "name": "soft",
+    "time": {"step": 1e-3, "duration": )" + duration + R"(, "output_every": 5},
+    "materials": {"stone": {"density": 2500, "young": )" + young + R"(, "poisson": 0.2}},
+    "interactions": [{"materials": ["stone", "stone"], "friction": 0.5}],
+    "bodies": [
+      {"name": "ground", "model": "fixed", "material": "stone", "shape": {"box": [4, 4, 1]}, "position": [0, 0, -0.5]},
+      {"name": "block", "model": "ffr", "material": "stone", "shape": {"box": [1, 1, 1]}, "elements": [2, 2, 2],
+       "position": [0, 0, 0.5]}
+    ]
+  })";
+}
+
+TEST(Cli, ModelOverrideOfBodiesThatCannotBeMeshedIsRefused) {
+  const fs::path dir = fresh_dir("model_unmeshable");
+  std::string json = box_scene();
+  json.insert(json.find("\n    ],"), R"(,
+      {"name": "ball", "model": "rigid", "material": "stone", "shape": {"sphere": 0.2}, "position": [2, 0, 0.2]})");
+  const fs::path scene = write_scene(dir, json);
+  for (const char* model : {"ffr", "tl", "linear"}) {
+    const Result r = run_nscd("run " + scene.string() + " --model " + model + " --out " + (dir / "out").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(std::string("--model ") + model), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("2 rigid bodies cannot be meshed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("\"block\", \"ball\""), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
+  }
+  // rigid is what they are already
+  EXPECT_EQ(run_nscd("run " + scene.string() + " --model rigid --quiet --out " + (dir / "out").string()).exit_code, 0);
+}
+
+// the newcomer's first run (tools/setup.sh demo): every step converges, no warning
+TEST(Cli, DefaultSceneRunsClean) {
+  const fs::path dir = fresh_dir("default_scene");
+  const Result r = run_nscd("run scenes/default.json --out " + (dir / "out").string(), NSCD_SOURCE_DIR);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+  const nlohmann::json run = nlohmann::json::parse(read_text(dir / "out" / "run.json"));
+  EXPECT_EQ(run["non_converged_steps"], 0);
+}
+
+// the box scene written in millimetres (sizes and positions in mm, density in kg/mm³, g in mm/s²)
+TEST(Cli, ValidateWarnsOfAMillimetreScene) {
+  const fs::path dir = fresh_dir("millimetres");
+  std::string json = R"({
+    "name": "box_mm",
+    "time": {"step": 1e-3, "duration": 0.01},
+    "gravity": [0, 0, -9810],
+    "materials": {"stone": {"density": 2.5e-6}},
+    "interactions": [{"materials": ["stone", "stone"], "friction": 0.5}],
+    "bodies": [
+      {"name": "ground", "model": "fixed", "material": "stone", "shape": {"box": [4000, 4000, 1000]}, "position": [0, 0, -500]},
+      {"name": "block", "model": "rigid", "material": "stone", "shape": {"box": [1000, 1000, 1000]}, "position": [0, 0, 500]}
+    ]
+  })";
+  const Result r = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* part : {"\"block\" (rigid): mass 2500 kg, size 1000 × 1000 × 1000 m",
+                           "warning: material \"stone\": density 2.5e-06 kg/m³ is outside [100, 25000]",
+                           "warning: gravity |g| = 9810 m/s² is outside",
+                           "warning: 1 body is larger than 1000 m (largest extent), beyond the blocks and structures "
+                           "this program is meant for: lengths in millimetres? \"ground\"",
+                           "free fall in one step g h²/2 = 0.0049"})
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << " in " << r.output;
+}
+
+// Young's modulus 5 GPa typed as 5000: validate warns, and the run warns once of the strain
+TEST(Cli, YoungInTheWrongUnitIsReportedBeforeAndDuringTheRun) {
+  const fs::path dir = fresh_dir("young");
+  const fs::path scene = write_scene(dir, ffr_block_scene("5000", "0.05"));
+  const Result v = run_nscd("validate " + scene.string());
+  ASSERT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_NE(v.output.find("warning: material \"stone\": Young's modulus 5000 Pa is outside"), std::string::npos)
+      << v.output;
+  EXPECT_NE(v.output.find("\"block\" (ffr): highest natural frequency"), std::string::npos) << v.output;
+  const Result r = run_nscd("run " + scene.string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Young's modulus 5000 Pa"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("body \"block\" (model ffr) reaches a strain of"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("reaches a strain", r.output.find("reaches a strain") + 1), std::string::npos)
+      << r.output;  // once
+  // the same block of stone (35 GPa) stays far below 1 %: no warning at all
+  const Result stone = run_nscd("run " + write_scene(dir, ffr_block_scene("35e9", "0.05")).string() + " --out " +
+                                (dir / "stone").string());
+  ASSERT_EQ(stone.exit_code, 0) << stone.output;
+  EXPECT_EQ(stone.output.find("warning"), std::string::npos) << stone.output;
+}
+
+// driven bodies' peaks: the issue's three-point ramp of acceleration, in g
+TEST(Cli, ValidatePrintsTheDrivenBodiesPeaks) {
+  const fs::path dir = fresh_dir("driven_peaks");
+  std::ofstream(dir / "ramp.csv") << "time,acceleration\n0,0\n0.5,0\n20.5,1\n";
+  std::string json = box_scene();
+  json.replace(json.find(R"("model": "fixed")"), 16, R"("model": "driven", "motion": {"velocity": {"type": "table",
+      "file": "ramp.csv", "quantity": "acceleration", "direction": [1, 0, 0], "scale": 9.81}})");
+  json.replace(json.find(R"("duration": 0.01)"), 16, R"("duration": 10.5)");
+  const Result r = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // at 10.5 s: a = 0.5 g, v = g · 10²/40, Δx = g · 10³/120
+  EXPECT_NE(r.output.find("driven \"ground\" velocity: peak acceleration 4.905 m/s², velocity 24.53 m/s, "
+                          "displacement 81.75 m"),
+            std::string::npos)
+      << r.output;
+}
+
+}  // namespace

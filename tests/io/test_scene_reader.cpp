@@ -232,6 +232,17 @@ TEST_F(SceneReaderTest, ReadsMotionTableWithHeader) {
   EXPECT_EQ(m.values, (std::vector<double>{0, 1.5, -2}));
 }
 
+TEST_F(SceneReaderTest, ReadsTheFfrFictitiousForcesSwitch) {
+  EXPECT_TRUE(read_scene(write("scene.json", minimal_scene().dump())).ffr.fictitious_forces);
+  json scene = minimal_scene();
+  scene["ffr"] = {{"fictitious_forces", false}};
+  EXPECT_FALSE(read_scene(write("scene.json", scene.dump())).ffr.fictitious_forces);
+  EXPECT_HAS(error_of([](json& s) { s["ffr"] = {{"fictitious_forces", "no"}}; }),
+             "ffr.fictitious_forces: expected true or false, found \"no\"");
+  EXPECT_HAS(error_of([](json& s) { s["ffr"] = {{"fictitious", false}}; }),
+             "ffr.fictitious: unknown key \"fictitious\"; did you mean \"fictitious_forces\"?");
+}
+
 TEST_F(SceneReaderTest, RejectsWrongType) {
   const std::string e = error_of([](json& s) { s["time"]["step"] = "fast"; });
   EXPECT_HAS(e, "scene.json: time.step: expected a positive number, found \"fast\"");

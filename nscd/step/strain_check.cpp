@@ -1,0 +1,38 @@
+#include "nscd/step/strain_check.hpp"
+
+#include "ffr/linear_elasticity.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+
+namespace nscd {
+
+double largest_principal_strain(const ffr::Mesh& mesh, const Eigen::VectorXd& u) {
+  double largest = 0;
+  for (const Mat3& eps : ffr::centre_strains(mesh, u)) {
+    Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+    eigen.computeDirect(eps, Eigen::EigenvaluesOnly);
+    largest = std::max(largest, eigen.eigenvalues().cwiseAbs().maxCoeff());
+  }
+  return largest;
+}
+
+BodyStrain largest_small_strain(const Model& m, const State& s) {
+  BodyStrain worst;
+  for (int b = 0; b < m.nb(); ++b) {
+    const BodyModel& body = m.bodies[b];
+    double strain = 0;
+    if (body.kind == BodyKind::Ffr)
+      strain = largest_principal_strain(m.ffr_bodies[body.deformable].mesh, s.psi[body.deformable]);
+    else if (body.kind == BodyKind::Linear)
+      strain = largest_principal_strain(m.tl_bodies[body.nodal].fe.mesh, s.tl_psi[body.nodal]);
+    else
+      continue;
+    if (worst.body < 0 || strain > worst.strain) worst = {b, strain};
+  }
+  return worst;
+}
+
+}  // namespace nscd
