@@ -178,8 +178,9 @@ int run_command(const RunOptions& o) {
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                         report.solver_iterations, report.solver_error, report.inner_iterations,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
-    // the step's contact problem and solution, replayable with `nscd solve`
-    if (scene.solver.dump_every && s.step % *scene.solver.dump_every == 0) {
+    // the step's contact problem and solution, replayable with `nscd solve` (a step without
+    // contacts has no problem: FCLIB cannot store an empty one)
+    if (scene.solver.dump_every && s.step % *scene.solver.dump_every == 0 && ws.problem.nc() > 0) {
       ScopedTimer timer(&output_seconds);
       io::write_fclib_solution(dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r,
                                ws.result.u);

@@ -216,6 +216,18 @@ TEST(Cli, DumpedStepProblemsReplayWithSolve) {
   EXPECT_NE(solved.output.find("status converged"), std::string::npos) << solved.output;
 }
 
+TEST(Cli, StepsWithoutContactsAreNotDumped) {
+  const fs::path dir = fresh_dir("dump_free_flight");
+  std::string json = box_scene();
+  json.insert(json.find("\"time\""), R"("solver": {"dump_every": 1}, )");
+  // the block starts 1.5 m above the ground: no contact in the 10 steps (it falls 0.5 mm)
+  json.replace(json.find("[0, 0, 0.5]"), 11, "[0, 0, 2.0]");
+  const Result r = run_nscd("run " + write_scene(dir, json).string() + " --out " + (dir / "out").string() + " --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "problem_000001.hdf5"));
+  EXPECT_NE(read_text(dir / "out" / "run.json").find("\"status\": \"completed\""), std::string::npos);
+}
+
 TEST(Cli, SolveRejectsBadFilesAndOptionsWithCode2) {
   EXPECT_EQ(run_nscd("solve /nonexistent/problem.hdf5").exit_code, 2);
   const Result not_hdf5 = run_nscd("solve " + std::string(NSCD_SOURCE_DIR) + "/README.md");
