@@ -87,6 +87,7 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
   io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
   nlohmann::json run{{"version", NSCD_VERSION},
+                     {"vtk", {{"version", NSCD_VTK_VERSION}, {"origin", NSCD_VTK_ORIGIN}}},
                      {"scene", std::filesystem::absolute(o.scene).string()},
                      {"scene_sha256", scene_sha256},
                      {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
