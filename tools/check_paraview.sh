@@ -101,6 +101,7 @@ grep -q "^nscd setup: VTK from paraview-dev" "$check/setup_plan.txt" || { echo "
 
 step "3. build against ParaView's VTK into build-paraview/"
 vtk_dirs=(/usr/lib/*/cmake/paraview-*/vtk)
+rm -f build-paraview/CMakeCache.txt  # a fresh configuration: nothing cached from another VTK
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build-paraview -DCMAKE_BUILD_TYPE=Release -DNSCD_BUILD_BENCH=OFF -DVTK_DIR="${vtk_dirs[0]}" \
