@@ -38,7 +38,6 @@ installed() {
 }
 
 # the VTK to build against, said in one line
-cmake_vtk=()
 if installed python3-paraview || $with_paraview; then
   vtk=paraview
   # ParaView's VTK: its CMake files refer to python3-paraview's modules, so both are needed
@@ -124,6 +123,7 @@ paraview_vtk_dir() {
 
 # configures and builds build/; with --plan, prints the CMake command and ends the script
 build() {
+  local cmake_vtk=()
   if [ "$vtk" = paraview ]; then
     cmake_vtk=(-DVTK_DIR="$(paraview_vtk_dir)")
   elif grep -q '^VTK_DIR:PATH=.*/paraview-' build/CMakeCache.txt 2>/dev/null; then
