@@ -44,6 +44,9 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 apt() { DEBIAN_FRONTEND=noninteractive $sudo apt-get "$@"; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# pvbatch under a virtual X server (Debian's ParaView renders through X even off screen); -noreset:
+# Xvfb otherwise resets when a first client disconnects, and pvbatch's render then sometimes finds no server
+xvfb=(xvfb-run -a -s "-screen 0 1600x1200x24 -noreset")
 current_step=""
 step() { current_step=$*; echo; echo "== $*"; }
 # every installed package, to compare before and after
@@ -162,11 +165,11 @@ for block, (name, point_arrays, cell_arrays) in parts.items():
         check(r[1] > 0 and f[0] >= 0, f"contacts at t = 1 s: |reaction| up to {r[1]:.4g} N, normal_force in [{f[0]:.4g}, {f[1]:.4g}] N")
 sys.exit(1 if failures else 0)
 PY
-xvfb-run -a -s "-screen 0 1600x1200x24" pvbatch --force-offscreen-rendering "$check/read_output.py" \
+"${xvfb[@]}" pvbatch --force-offscreen-rendering "$check/read_output.py" \
   "$check/default" scenes/default.json
 
 step "6. the ready-made view, off screen"
-xvfb-run -a -s "-screen 0 1600x1200x24" pvbatch --force-offscreen-rendering tools/paraview_view.py "$check/default" \
+"${xvfb[@]}" pvbatch --force-offscreen-rendering tools/paraview_view.py "$check/default" \
   --png "$check/paraview_view.png" --time 1
 python3 - "$check/paraview_view.png" <<'PY'
 import struct, sys

@@ -155,7 +155,6 @@ def main():
 
 def show(args, pvd, times, parts, shown_time, joints_pvd):
     """Builds the view; renders the PNG, saves the state or opens the window."""
-
     import paraview.simple as pv
     from paraview import servermanager
 
