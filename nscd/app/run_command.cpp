@@ -110,6 +110,7 @@ int run_command(const RunOptions& o) {
   if (!restart) prepare_output_directory(dir, o.overwrite);  // a restart continues the output in dir
   io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
   nlohmann::json run{{"version", NSCD_VERSION},
+                     {"vtk", {{"version", NSCD_VTK_VERSION}, {"origin", NSCD_VTK_ORIGIN}}},
                      {"scene", std::filesystem::absolute(o.scene).string()},
                      {"scene_sha256", scene_sha256},
                      {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},

@@ -56,6 +56,9 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   EXPECT_EQ(run["status"], "completed");
   EXPECT_EQ(run["steps"], 10);
   EXPECT_EQ(run["scene_sha256"].get<std::string>().size(), 64u);
+  // the VTK found at configure time: libvtk9-dev's or ParaView's (cmake/nscd_vtk_origin.cmake)
+  EXPECT_EQ(run["vtk"]["version"], NSCD_VTK_VERSION);
+  EXPECT_EQ(run["vtk"]["origin"], NSCD_VTK_ORIGIN);
   for (const char* stage : {"free_motion", "detection", "assembly", "solve", "update", "output"})
     EXPECT_TRUE(run["stage_seconds"].contains(stage)) << stage;
 }
