@@ -80,12 +80,6 @@ void append_field(fmt::memory_buffer& out, const std::string& text) {
   out.push_back('"');
 }
 
-// time_text(t) appended to out
-void append_time(fmt::memory_buffer& out, double t) {
-  const std::string text = time_text(t);
-  out.append(text.data(), text.data() + text.size());
-}
-
 // ",x,y,z" with the shortest decimal form that reads back to the same double
 void append_vec3(fmt::memory_buffer& out, const Vec3& v) {
   fmt::format_to(std::back_inserter(out), ",{},{},{}", v.x(), v.y(), v.z());
@@ -152,10 +146,10 @@ void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const Con
   if (!m_csv) return;
 
   // one row per body: time, name, position, orientation (w, x, y, z), velocity, angular velocity
+  const std::string time = time_text(t);
   fmt::memory_buffer buffer;
   for (const BodyRow& row : body_rows) {
-    append_time(buffer, t);
-    buffer.push_back(',');
+    fmt::format_to(std::back_inserter(buffer), "{},", time);
     append_field(buffer, row.body);
     append_vec3(buffer, row.x);
     fmt::format_to(std::back_inserter(buffer), ",{},{},{},{}", row.q.w(), row.q.x(), row.q.y(),
@@ -169,8 +163,7 @@ void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const Con
   // one row per probe: time, name, position, displacement
   buffer.clear();
   for (const ProbeRow& row : probe_rows) {
-    append_time(buffer, t);
-    buffer.push_back(',');
+    fmt::format_to(std::back_inserter(buffer), "{},", time);
     append_field(buffer, row.probe);
     append_vec3(buffer, row.x);
     append_vec3(buffer, row.u);
@@ -191,10 +184,9 @@ void OutputWriter::write_fixed_bodies(const BodyMeshFrame& fixed) {
 void OutputWriter::append_history(const HistoryRow& row) {
   if (!m_csv) return;
   fmt::memory_buffer buffer;
-  fmt::format_to(std::back_inserter(buffer), "{},", row.step);
-  append_time(buffer, row.time);
-  fmt::format_to(std::back_inserter(buffer), ",{},{},{},{},{},{},{}\n", row.kinetic_energy, row.potential_energy,
-                 row.n_contacts, row.solver_iterations, row.solver_error, row.inner_iterations, row.wall_seconds);
+  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{}\n", row.step, time_text(row.time),
+                 row.kinetic_energy, row.potential_energy, row.n_contacts, row.solver_iterations,
+                 row.solver_error, row.inner_iterations, row.wall_seconds);
   write_buffer(m_history, buffer);
 }
 
@@ -231,13 +223,11 @@ void OutputWriter::write_pvd() const {
                  "<?xml version=\"1.0\"?>\n"
                  "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
                  "  <Collection>\n");
-  const auto append_dataset = [&](double t, int part, const char* name, const std::string& file) {
-    fmt::format_to(out, "    <DataSet timestep=\"");
-    append_time(text, t);
-    fmt::format_to(out, "\" part=\"{}\" name=\"{}\" file=\"{}\"/>\n", part, name, file);
+  const auto append_dataset = [&](const std::string& t, int part, const char* name, const std::string& file) {
+    fmt::format_to(out, "    <DataSet timestep=\"{}\" part=\"{}\" name=\"{}\" file=\"{}\"/>\n", t, part, name, file);
   };
   for (int i = 0; i < static_cast<int>(m_times.size()); ++i) {
-    const double t = m_times[static_cast<std::size_t>(i)];
+    const std::string t = time_text(m_times[static_cast<std::size_t>(i)]);
     append_dataset(t, 0, "bodies", indexed_name("bodies", i, "vtu"));
     append_dataset(t, 1, "contacts", indexed_name("contacts", i, "vtp"));
     if (m_has_fixed) append_dataset(t, 2, "fixed", kFixedFile);
