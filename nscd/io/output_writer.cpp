@@ -146,9 +146,10 @@ void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const Con
   if (!m_csv) return;
 
   // one row per body: time, name, position, orientation (w, x, y, z), velocity, angular velocity
+  const std::string time = time_text(t);
   fmt::memory_buffer buffer;
   for (const BodyRow& row : body_rows) {
-    fmt::format_to(std::back_inserter(buffer), "{},", t);
+    fmt::format_to(std::back_inserter(buffer), "{},", time);
     append_field(buffer, row.body);
     append_vec3(buffer, row.x);
     fmt::format_to(std::back_inserter(buffer), ",{},{},{},{}", row.q.w(), row.q.x(), row.q.y(),
@@ -162,7 +163,7 @@ void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const Con
   // one row per probe: time, name, position, displacement
   buffer.clear();
   for (const ProbeRow& row : probe_rows) {
-    fmt::format_to(std::back_inserter(buffer), "{},", t);
+    fmt::format_to(std::back_inserter(buffer), "{},", time);
     append_field(buffer, row.probe);
     append_vec3(buffer, row.x);
     append_vec3(buffer, row.u);
@@ -183,7 +184,7 @@ void OutputWriter::write_fixed_bodies(const BodyMeshFrame& fixed) {
 void OutputWriter::append_history(const HistoryRow& row) {
   if (!m_csv) return;
   fmt::memory_buffer buffer;
-  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{}\n", row.step, row.time,
+  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{}\n", row.step, time_text(row.time),
                  row.kinetic_energy, row.potential_energy, row.n_contacts, row.solver_iterations,
                  row.solver_error, row.inner_iterations, row.wall_seconds);
   write_buffer(m_history, buffer);
@@ -214,24 +215,31 @@ OutputPosition OutputWriter::position() {
 }
 
 void OutputWriter::write_pvd() const {
-  // one entry per output time and part: 0 bodies, 1 contacts, 2 fixed bodies
+  // one entry per output time and part: 0 bodies, 1 contacts, 2 fixed bodies, each named so
+  // that ParaView names the blocks
   fmt::memory_buffer text;
   auto out = std::back_inserter(text);
   fmt::format_to(out,
                  "<?xml version=\"1.0\"?>\n"
                  "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
                  "  <Collection>\n");
+  const auto append_dataset = [&](const std::string& t, int part, const char* name, const std::string& file) {
+    fmt::format_to(out, "    <DataSet timestep=\"{}\" part=\"{}\" name=\"{}\" file=\"{}\"/>\n", t, part, name, file);
+  };
   for (int i = 0; i < static_cast<int>(m_times.size()); ++i) {
-    const double t = m_times[static_cast<std::size_t>(i)];
-    fmt::format_to(out, "    <DataSet timestep=\"{}\" part=\"0\" file=\"{}\"/>\n", t,
-                   indexed_name("bodies", i, "vtu"));
-    fmt::format_to(out, "    <DataSet timestep=\"{}\" part=\"1\" file=\"{}\"/>\n", t,
-                   indexed_name("contacts", i, "vtp"));
-    if (m_has_fixed)
-      fmt::format_to(out, "    <DataSet timestep=\"{}\" part=\"2\" file=\"{}\"/>\n", t, kFixedFile);
+    const std::string t = time_text(m_times[static_cast<std::size_t>(i)]);
+    append_dataset(t, 0, "bodies", indexed_name("bodies", i, "vtu"));
+    append_dataset(t, 1, "contacts", indexed_name("contacts", i, "vtp"));
+    if (m_has_fixed) append_dataset(t, 2, "fixed", kFixedFile);
   }
   fmt::format_to(out, "  </Collection>\n</VTKFile>\n");
   write_file_atomically(m_dir / (m_name + ".pvd"), fmt::to_string(text));
+}
+
+std::string time_text(double t) {
+  // 15 significant digits (DBL_DIG: every decimal of at most 15 digits survives the trip through
+  // a double); the general format drops trailing zeros
+  return fmt::format("{:.15g}", t);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

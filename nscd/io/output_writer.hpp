@@ -6,7 +6,9 @@
 /// Every file is written completely or not at all: VTK files, the pvd collection and run.json
 /// go to a temporary name and are renamed; CSV files are appended line by line and flushed at
 /// each output time, so a stopped run leaves readable files. CSV numbers are written in the
-/// shortest decimal form that reads back to the same double (no spaces, no padding).
+/// shortest decimal form that reads back to the same double (no spaces, no padding), except
+/// times: a time t = k h is written, in the CSV files and the pvd collection, as the decimal
+/// k × h (time_text), so that 0.03 reads 0.03 and not 0.030000000000000002. The pvd names its parts "bodies", "contacts" and "fixed".
 
 #include "nscd/io/frame.hpp"
 
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <vector>
 
 namespace nscd::io {
@@ -72,6 +75,14 @@ class OutputWriter {
   std::vector<double> m_times;
   std::ofstream m_history, m_bodies, m_probes;
 };
+
+/// An output time t = k h as the decimal k × h: t rounded to 15 significant digits, trailing
+/// zeros dropped ("0.03", "1234567.8901", "2.5e-05"). k × h has at most as many significant
+/// digits as k and h together, and the double k·h (two roundings: h, then the product) is within
+/// 2.3·10⁻¹⁶ relative of it, inside half a unit of the 15th digit (5·10⁻¹⁶ relative at the
+/// least); so when k × h has at most 15 significant digits (h = 1e-4 and k < 10¹⁴, h = 2.5e-5
+/// and k < 10¹³) this is k × h exactly, and it reads back to the double nearest k × h.
+std::string time_text(double t);
 
 /// Writes `text` to `path` atomically (temporary file in the same folder, then rename).
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);

@@ -66,42 +66,46 @@ void append_tl_body(const Model& m, const State& s, int b, io::BodyMeshFrame& fr
   append_cells(f.mesh, b, body, stress, offset, frame);
 }
 
+// a rigid, driven or fixed body's display polygons at x + q p_B, with velocity v + ω × (p − x);
+// with `fe_fields`, zero local displacement and von Mises stress on its points and cells, so that
+// these fields stay aligned with the points and cells of the finite-element bodies
+void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, io::BodyMeshFrame& frame) {
+  const BodyModel& body = m.bodies[b];
+  const int offset = static_cast<int>(frame.points.size());
+  for (const Vec3& vertex : m.display[b].mesh->vertices_B) {
+    const Vec3 p_B = m.display[b].scale * vertex;
+    const Vec3 p_W = s.x[b] + s.q[b] * p_B;
+    frame.points.push_back(p_W);
+    frame.velocity.push_back(s.v[b] + s.w[b].cross(p_W - s.x[b]));
+    frame.displacement.push_back(p_W - (body.x0 + body.q0 * p_B));
+    if (fe_fields) frame.local_displacement.push_back(Vec3::Zero());
+  }
+  for (const std::vector<int>& polygon : m.display[b].mesh->polygons) {
+    std::vector<int> cell(polygon);
+    for (int& index : cell) index += offset;
+    frame.cells.push_back(std::move(cell));
+    frame.cell_types.push_back(kVtkPolygon);
+    frame.cell_body_id.push_back(b);
+    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    if (fe_fields) frame.von_mises.push_back(0.0);
+  }
+}
+
 }  // namespace
 
 io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   io::BodyMeshFrame frame;
+  // finite-element fields are written when some body has them, zero on the other bodies
+  const bool with_fe_fields = m.has_deformable() && !fixed_only;
   for (int b = 0; b < m.nb(); ++b) {
     const BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
-    if (body.kind == BodyKind::Ffr) {
+    if (body.kind == BodyKind::Ffr)
       append_ffr_body(m, s, b, frame);
-      continue;
-    }
-    if (is_nodal(body.kind)) {
+    else if (is_nodal(body.kind))
       append_tl_body(m, s, b, frame);
-      continue;
-    }
-    const int offset = static_cast<int>(frame.points.size());
-    for (const Vec3& vertex : m.display[b].mesh->vertices_B) {
-      const Vec3 p_B = m.display[b].scale * vertex;
-      const Vec3 p_W = s.x[b] + s.q[b] * p_B;
-      frame.points.push_back(p_W);
-      frame.velocity.push_back(s.v[b] + s.w[b].cross(p_W - s.x[b]));
-      frame.displacement.push_back(p_W - (body.x0 + body.q0 * p_B));
-    }
-    for (const std::vector<int>& polygon : m.display[b].mesh->polygons) {
-      std::vector<int> cell(polygon);
-      for (int& index : cell) index += offset;
-      frame.cells.push_back(std::move(cell));
-      frame.cell_types.push_back(kVtkPolygon);
-      frame.cell_body_id.push_back(b);
-      frame.cell_model.push_back(static_cast<int>(body.scene_model));
-    }
-  }
-  // finite-element fields are written when some body has them, zero elsewhere
-  if (m.has_deformable() && !fixed_only) {
-    frame.local_displacement.resize(frame.points.size(), Vec3::Zero());
-    frame.von_mises.resize(frame.cells.size(), 0.0);
+    else
+      append_rigid_body(m, s, b, with_fe_fields, frame);
   }
   return frame;
 }

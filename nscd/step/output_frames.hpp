@@ -3,7 +3,9 @@
 /// Fills the plain output records of nscd/io/frame.hpp from the model, the state and the last
 /// step's workspace (interface.md §4):
 ///  - bodies as polygons in the current configuration, point velocity v + ω × (p − x) and
-///    displacement p − p(t = 0);
+///    displacement p − p(t = 0); when the model has finite-element bodies, their local
+///    displacement ψ and cell von Mises stress, on each body's own points and cells (zero on
+///    the other bodies);
 ///  - active contacts with the force r / h on body b in the world frame, its normal and
 ///    tangential parts, and status 0 open (r = 0), 1 stick (‖r_T‖ < μ r_n), 2 slip;
 ///  - the rows of bodies.csv and probes.csv.

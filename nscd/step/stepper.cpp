@@ -447,14 +447,30 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   return report;
 }
 
+namespace {
+
+// ½ uᵀ M u of FFR body b, u_k = Oᵀ v + Oᵀ ω × (X_k + ψ_k) + λ_k its nodal velocities in the body
+// frame (eq. 8)
+double ffr_kinetic_energy(const Model& m, const State& s, int b) {
+  const int i = m.bodies[b].deformable;
+  const ffr::FfrBody& f = m.ffr_bodies[i];
+  const Mat3 O_T = s.q[b].toRotationMatrix().transpose();
+  const Vec3 v_B = O_T * s.v[b], w_B = O_T * s.w[b];
+  Eigen::VectorXd u(f.ndof());
+  for (int k = 0; k < f.nn(); ++k)
+    u.segment<3>(3 * k) =
+        v_B + w_B.cross(f.mesh.nodes[k] + s.psi[i].segment<3>(3 * k)) + s.lambda[i].segment<3>(3 * k);
+  return 0.5 * u.dot(f.mass_matrix * u);
+}
+
+}  // namespace
+
 double kinetic_energy(const Model& m, const State& s) {
   double energy = 0;
   for (int b = 0; b < m.nb(); ++b) {
     const BodyModel& body = m.bodies[b];
-    if (body.kind == BodyKind::Rigid || body.kind == BodyKind::Ffr)
-      energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
-    if (body.kind == BodyKind::Ffr)
-      energy += 0.5 * s.lambda[body.deformable].dot(m.ffr_bodies[body.deformable].mass_matrix * s.lambda[body.deformable]);
+    if (body.kind == BodyKind::Rigid) energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
+    if (body.kind == BodyKind::Ffr) energy += ffr_kinetic_energy(m, s, b);
     if (is_nodal(body.kind))
       energy += 0.5 * s.tl_lambda[body.nodal].dot(m.tl_bodies[body.nodal].fe.mass_matrix * s.tl_lambda[body.nodal]);
   }

@@ -78,7 +78,9 @@ class OutputWriterTest : public ::testing::Test {
   }
 
   fs::path m_dir;
-  const double m_t0 = 0.0, m_t1 = 0.1 + 0.2;  // 0.30000000000000004
+  // the times of steps 0 and 3 of h = 0.1; 3 · 0.1 is 0.30000000000000004 in double, written 0.3
+  const double m_t0 = 0.0, m_t1 = 3 * 0.1;
+  const std::string m_t0_text = "0", m_t1_text = "0.3";
   std::vector<BodyRow> m_body_rows = {
       {"block_1", Vec3(0.1, 1.0 / 3.0, -2.5e-300),
        Quat(0.9, 0.1, -0.3, std::sqrt(1 - 0.81 - 0.01 - 0.09)), Vec3(1e-20, 0, -9.81),
@@ -245,6 +247,26 @@ TEST_F(OutputWriterTest, ContactsVtpReadsBackExactly) {
     EXPECT_NE(empty->GetPointData()->GetArray(name), nullptr) << name;
 }
 
+TEST(TimeText, StepTimesReadBackAsTheStepsDecimal) {
+  // t = k h for steps h given as decimals H · 10⁻ᵖ: the text must read back to the double nearest
+  // the exact decimal k H · 10⁻ᵖ (what `time == 0.03` compares with), for every k up to 10⁵ and
+  // for a geometric sample of k up to the 15-digit limit of time_text
+  const std::vector<std::pair<long long, int>> steps = {{1, 2}, {1, 4}, {25, 6}, {3, 3}, {1, 3}, {5, 5}, {125, 7}};
+  std::vector<long long> ks;
+  for (long long k = 0; k <= 100000; ++k) ks.push_back(k);
+  for (double k = 1e5; k < 1e12; k *= 1.37) ks.push_back(static_cast<long long>(k));
+  for (const auto& [H, p] : steps) {
+    const double h = std::stod(std::to_string(H) + "e-" + std::to_string(p));
+    for (const long long k : ks) {
+      const double exact = std::stod(std::to_string(k * H) + "e-" + std::to_string(p));
+      ASSERT_EQ(std::stod(time_text(static_cast<double>(k) * h)), exact) << "k = " << k << ", h = " << h;
+    }
+  }
+  EXPECT_EQ(time_text(3 * 0.01), "0.03");
+  EXPECT_EQ(time_text(0.0), "0");
+  EXPECT_EQ(time_text(12345678901 * 1e-4), "1234567.8901");
+}
+
 TEST_F(OutputWriterTest, PvdListsEveryTimeAndPart) {
   OutputWriter w(m_dir, "cube", true, true);
   write_two_outputs(w);
@@ -252,19 +274,19 @@ TEST_F(OutputWriterTest, PvdListsEveryTimeAndPart) {
   EXPECT_NE(pvd.find("<VTKFile type=\"Collection\""), std::string::npos);
   EXPECT_EQ(pvd.find("fixed.vtu"), std::string::npos);
 
-  // (timestep, part, file) of every DataSet, in order
-  const std::regex dataset(R"re(<DataSet timestep="([^"]*)" part="(\d)" file="([^"]*)"/>)re");
-  std::vector<std::tuple<double, int, std::string>> entries;
+  // (timestep, part, name, file) of every DataSet, in order, the time as the step's decimal
+  const std::regex dataset(R"re(<DataSet timestep="([^"]*)" part="(\d)" name="([^"]*)" file="([^"]*)"/>)re");
+  std::vector<std::tuple<std::string, int, std::string, std::string>> entries;
   for (auto it = std::sregex_iterator(pvd.begin(), pvd.end(), dataset);
        it != std::sregex_iterator(); ++it)
-    entries.emplace_back(std::stod((*it)[1]), std::stoi((*it)[2]), (*it)[3]);
-  const std::vector<std::tuple<double, int, std::string>> expected = {
-      {m_t0, 0, "bodies_000000.vtu"},
-      {m_t0, 1, "contacts_000000.vtp"},
-      {m_t1, 0, "bodies_000001.vtu"},
-      {m_t1, 1, "contacts_000001.vtp"}};
+    entries.emplace_back((*it)[1], std::stoi((*it)[2]), (*it)[3], (*it)[4]);
+  const std::vector<std::tuple<std::string, int, std::string, std::string>> expected = {
+      {m_t0_text, 0, "bodies", "bodies_000000.vtu"},
+      {m_t0_text, 1, "contacts", "contacts_000000.vtp"},
+      {m_t1_text, 0, "bodies", "bodies_000001.vtu"},
+      {m_t1_text, 1, "contacts", "contacts_000001.vtp"}};
   EXPECT_EQ(entries, expected);
-  for (const auto& [t, part, file] : entries) EXPECT_TRUE(fs::exists(m_dir / file)) << file;
+  for (const auto& [t, part, name, file] : entries) EXPECT_TRUE(fs::exists(m_dir / file)) << file;
 }
 
 TEST_F(OutputWriterTest, FixedBodiesAppearAtEveryTime) {
@@ -274,12 +296,12 @@ TEST_F(OutputWriterTest, FixedBodiesAppearAtEveryTime) {
   w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, m_body_rows, m_probe_rows);
 
   const std::string pvd = read_text(m_dir / "cube.pvd");
-  const std::regex fixed(R"re(<DataSet timestep="([^"]*)" part="2" file="fixed.vtu"/>)re");
-  std::vector<double> times;
+  const std::regex fixed(R"re(<DataSet timestep="([^"]*)" part="2" name="fixed" file="fixed.vtu"/>)re");
+  std::vector<std::string> times;
   for (auto it = std::sregex_iterator(pvd.begin(), pvd.end(), fixed); it != std::sregex_iterator();
        ++it)
-    times.push_back(std::stod((*it)[1]));
-  EXPECT_EQ(times, (std::vector<double>{m_t0, m_t1}));
+    times.push_back((*it)[1]);
+  EXPECT_EQ(times, (std::vector<std::string>{m_t0_text, m_t1_text}));
 
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName((m_dir / "fixed.vtu").c_str());
@@ -293,7 +315,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   OutputWriter w(m_dir, "cube", true, true);
   HistoryRow h;
   h.step = 12345678901;
-  h.time = 1.0 / 3.0;
+  h.time = static_cast<double>(h.step) * 1e-4;  // 1234567.8901 to about one ulp
   h.kinetic_energy = 2.5e-13;
   h.potential_energy = -9.81 * 7;
   h.n_contacts = 300;
@@ -304,7 +326,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   w.append_history(h);
   write_two_outputs(w);
 
-  // history: header and one row, every value exact
+  // history: header and one row, every value exact, the time as the step's decimal
   const auto history = read_lines(m_dir / "history.csv");
   ASSERT_EQ(history.size(), 2u);
   EXPECT_EQ(history[0],
@@ -313,7 +335,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   const auto f = split_csv(history[1]);
   ASSERT_EQ(f.size(), 9u);
   EXPECT_EQ(std::stol(f[0]), h.step);
-  EXPECT_EQ(std::stod(f[1]), h.time);
+  EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
   EXPECT_EQ(std::stod(f[3]), h.potential_energy);
   EXPECT_EQ(std::stoi(f[4]), h.n_contacts);
@@ -331,7 +353,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
     const auto fields = split_csv(bodies[i]);
     ASSERT_EQ(fields.size(), 15u) << bodies[i];
     const BodyRow& row = m_body_rows[(i - 1) % m_body_rows.size()];
-    EXPECT_EQ(std::stod(fields[0]), i <= m_body_rows.size() ? m_t0 : m_t1);
+    EXPECT_EQ(fields[0], i <= m_body_rows.size() ? m_t0_text : m_t1_text);
     EXPECT_EQ(fields[1], row.body);
     const double expected[13] = {row.x.x(), row.x.y(), row.x.z(), row.q.w(), row.q.x(),
                                  row.q.y(), row.q.z(), row.v.x(), row.v.y(), row.v.z(),
@@ -346,7 +368,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(probes[0], "time,probe,x,y,z,ux,uy,uz");
   const auto p = split_csv(probes[2]);
   ASSERT_EQ(p.size(), 8u);
-  EXPECT_EQ(std::stod(p[0]), m_t1);
+  EXPECT_EQ(p[0], m_t1_text);
   EXPECT_EQ(p[1], "top");
   const ProbeRow& row = m_probe_rows[0];
   for (int d = 0; d < 3; ++d) {
