@@ -141,8 +141,7 @@ TEST(Cli, ValidateShowsTheSolversMinimumSweeps) {
 }
 
 TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
-  const fs::path problem = fs::path(NSCD_SHARED_DIR) / "data" / "fclib" / "Capsules-i100-1090.hdf5";
-  if (!fs::exists(problem)) GTEST_SKIP() << problem << " not found: FCLIB problems are not shipped with the project";
+  const fs::path problem = fs::path(NSCD_TEST_DATA_DIR) / "fclib" / "Capsules-i100-1090.hdf5";
   const fs::path dir = fresh_dir("solve");
   const Result r = run_nscd("solve " + problem.string() + " --tolerance 1e-6 --solution " +
                             (dir / "solution.hdf5").string());

@@ -35,8 +35,7 @@ const char* const kProblems[] = {
     "Capsules-i122-1617", "Confeti-ex03-Fc3D-SBM", "Confeti-ex13-Fc3D-SBM", "CubeH8", "KaplasTower-i1061-4",
     "LMGC_100_PR_PerioBox-i00361-60-03000", "LMGC_GlobalFrictionContactProblem00046", "NESpheres_30_1",
     "OneObject-i100000-316", "OneObject-i100000-499", "OneObject-i1028-138", "Spheres-i099-356-679",
-    "local_problem_test", "spheres-in-a-box-98-i10000-256-10", "nscd_wall_4x3_shaking_step750",
-    "nscd_ffr_three_blocks_step3000"};
+    "local_problem_test", "nscd_wall_4x3_shaking_step750", "nscd_ffr_three_blocks_step3000"};
 
 const char* const kSolvers[] = {"nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected",
                                 "ccp-apgd", "ccp-pgs", "lcp-lemke", "lcp-pgs"};
