@@ -1,4 +1,4 @@
-// Times the simulation of a scene without output (interface.md scenes, e.g. the running-bond
+// Times the simulation of a scene without output (scenes of docs/scene_format.md, e.g. the running-bond
 // wall scenes/wall_static.json): steps/s, per-stage wall times, NLGS sweeps per step, contacts,
 // and contact updates per second in the solver (sweeps × contacts / solve time).
 //

@@ -27,7 +27,7 @@ def _one_line(value):
 
 
 def write_scene(path, scene):
-    """Writes `scene` (a dict in the order of interface.md §3) to `path`."""
+    """Writes `scene` (a dict in the order of docs/scene_format.md) to `path`."""
     lines = ["{"]
     keys = list(scene)
     for k, key in enumerate(keys):

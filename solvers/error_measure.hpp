@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The solver-independent error of a frictional contact solution, identical to Siconos's
-/// fc3d_compute_error (the contract's measure, interface.md §2):
+/// fc3d_compute_error (the measure of `nscd solve`, docs/commands.md):
 ///
 ///  (1) u = W r + q
 ///  (2) e_i = r_i − P_{K_μi}(r_i − (u_i + μ_i ‖u_Ti‖ e_n))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set-up of nscd on Debian 12, in one command (interface.md §1):
+# Set-up of nscd on Debian 12, in one command (README.md):
 #   tools/setup.sh demo   install what is missing, build Release into build/, run scenes/default.json into out/
 #   tools/setup.sh test   install what is missing, build, run the whole test suite (ctest)
 #   tools/setup.sh build  install what is missing and build only

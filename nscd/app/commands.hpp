@@ -1,5 +1,5 @@
 #pragma once
-/// @file The subcommands of the `nscd` program (interface.md §2). Each returns the process exit
+/// @file The subcommands of the `nscd` program (docs/commands.md). Each returns the process exit
 /// code: 0 success, 2 invalid input, 3 the simulation stopped on a non-finite state or a
 /// solver failure the scene declares fatal. Invalid input is reported by throwing
 /// nscd::InputError, which main() turns into a message and exit code 2.
@@ -36,7 +36,7 @@ int validate_command(const std::filesystem::path& scene);
 struct SolveOptions {
   std::filesystem::path problem;                  // FCLIB file, local or global
   std::string solver = "nlgs";                    // a name of solvers::solver_variants()
-  double tolerance = 1e-4;                        // on the contract's error measure
+  double tolerance = 1e-4;                        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 10000;
   std::optional<std::filesystem::path> solution;  // where to write (r, u)
 };

@@ -1,4 +1,4 @@
-// The `nscd` command (interface.md §2): parses the command line, maps errors to exit codes.
+// The `nscd` command (docs/commands.md): parses the command line, maps errors to exit codes.
 
 #include "nscd/app/commands.hpp"
 #include "nscd/core/error.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The arithmetic of `nscd compare` (interface.md §2): how far run A's histories are from those
+/// The arithmetic of `nscd compare` (docs/commands.md): how far run A's histories are from those
 /// of the reference run B of the same scene.
 ///
 /// For a history a(t) of A and b(t) of B (3-vectors), over B's output times t_k that lie in the

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Error types and the three tiers of checks (Drake's scheme):
-///  - NSCD_THROW_UNLESS(cond, fmt, ...): user input; throws nscd::Error.
+///  - NSCD_THROW_UNLESS(cond, fmt, ...): user input; throws nscd::InputError (exit code 2).
 ///  - NSCD_DEMAND(cond): always-on invariant; aborts with a message.
 ///  - assert(cond): debug-only developer check.
 

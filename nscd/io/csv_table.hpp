@@ -4,7 +4,7 @@
 ///  - A two-column time table (time, value) such as a recorded accelerogram. One header line of
 ///    non-numeric text is allowed; blank lines are skipped.
 ///  - A table with a header line naming its columns, such as the probes.csv and bodies.csv that
-///    `nscd run` writes (interface.md §4). Blank lines are skipped.
+///    `nscd run` writes (docs/output.md). Blank lines are skipped.
 
 #include <cstddef>
 #include <filesystem>

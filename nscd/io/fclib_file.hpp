@@ -6,7 +6,7 @@
 ///
 ///  (1) M v = H r + f,   u = Hᵀ v + w
 ///
-/// is condensed into the local one (the contract's `nscd solve`, FCLIB's definitions):
+/// is condensed into the local one (`nscd solve` of docs/commands.md, FCLIB's definitions):
 ///
 ///  (2) W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w,
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// What one output time writes (interface.md §4), as plain data filled by the stepper and
+/// What one output time writes (docs/output.md), as plain data filled by the stepper and
 /// written by output_writer.hpp. Keeping it free of Model/State lets the writers be tested alone.
 
 #include "nscd/core/math.hpp"
@@ -21,7 +21,7 @@ struct BodyMeshFrame {
   std::vector<std::vector<int>> cells;
   std::vector<int> cell_body_id;     // per cell
   std::vector<int> cell_model;       // per cell, BodyModel as int
-  /// finite-element fields (interface.md §4); each is written only when non-empty, and then
+  /// finite-element fields (docs/output.md); each is written only when non-empty, and then
   /// holds one value per point / per cell (zero for rigid bodies)
   std::vector<Vec3> local_displacement;  // per point, in the body frame [m]
   std::vector<double> von_mises;         // per cell [Pa]

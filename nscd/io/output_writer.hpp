@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The output directory of a run (interface.md §4): <name>.pvd, bodies_NNNNNN.vtu,
+/// The output directory of a run (docs/output.md): <name>.pvd, bodies_NNNNNN.vtu,
 /// contacts_NNNNNN.vtp, history.csv, bodies.csv, probes.csv, run.json.
 ///
 /// Every file is written completely or not at all: VTK files, the pvd collection and run.json

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The output directory of `nscd run` (interface.md §4) read back, for `nscd compare`: what
+/// The output directory of `nscd run` (docs/output.md) read back, for `nscd compare`: what
 /// run.json says about the run, the probes' displacement histories (probes.csv) and the bodies'
 /// centre-of-mass histories (bodies.csv).
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// A scene file (interface.md §3) after parsing and validation: plain data, SI units, every
+/// A scene file (docs/scene_format.md) after parsing and validation: plain data, SI units, every
 /// default filled in explicitly. read_scene() is the only producer; build_model() (nscd/step)
 /// turns it into the immutable Model and the initial State.
 
@@ -40,7 +40,7 @@ struct SolverSettings {
   bool correction = true;           // ccp: fixed point on s = μ‖u_T‖, exact Coulomb (false: CCP relaxation)
   int facets = 8;                   // lcp: facets of the friction pyramid, ≥ 3
   std::string lcp_method = "auto";  // lcp: auto | lemke | pgs
-  double tolerance = 1e-6;        // on the contract's error measure
+  double tolerance = 1e-6;        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 1000;
   int min_iterations = 1;         // nlgs: sweeps before the stopping test may end a step's solve
   double relaxation = 1.0;        // ω ∈ (0, 2)
@@ -80,7 +80,7 @@ struct ConvexShape { std::vector<Vec3> vertices; };  // world coordinates as wri
 struct MeshShape { std::filesystem::path file; };    // resolved against the scene's folder
 using ShapeSpec = std::variant<BoxShape, SphereShape, ConvexShape, MeshShape>;
 
-/// A prescribed velocity history v(t) (interface.md §3, motion.velocity).
+/// A prescribed velocity history v(t) (docs/scene_format.md, motion.velocity).
 struct Motion {
   enum class Type { Constant, Sine, Table };
   enum class Quantity { Velocity, Acceleration, Displacement };

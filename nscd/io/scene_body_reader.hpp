@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Internal to nscd/io: reading of one `bodies[i]` entry (shape, pose, velocities, prescribed
-/// motion) and its checks against the materials (interface.md §3).
+/// motion) and its checks against the materials (docs/scene_format.md).
 
 #include "nscd/io/json_reader.hpp"
 #include "nscd/io/scene.hpp"

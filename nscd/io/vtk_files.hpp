@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Internal to nscd::io: the VTK XML files of one output time (interface.md §4), written in
+/// Internal to nscd::io: the VTK XML files of one output time (docs/output.md), written in
 /// binary appended form with ZLib compression. VTK itself stays inside vtk_files.cpp.
 ///
 /// Each file is written to `<file>.tmp` and renamed over `<file>`, so a reader sees either the

@@ -4,7 +4,7 @@
 ///  - mass m = ρ V and inertia J_B = ρ ∫(‖x‖² I − x xᵀ) dV about the centre of mass, from the
 ///    shape (contact/mass_properties.hpp); fixed and driven bodies have no mass;
 ///  - a convex shape is the hull of its vertices, re-centred on its centroid, which is the
-///    body's position unless the scene gives one (interface.md §3);
+///    body's position unless the scene gives one (docs/scene_format.md);
 ///  - the contact law table over material pairs, with the default interaction where given;
 ///  - the alert distance (scene value, or 1/100 of the smallest body diameter), the activation
 ///    tolerance on predicted gaps (1e-6 of the smallest body diameter, far above the round-off

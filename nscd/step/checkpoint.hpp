@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Checkpoints of a run (interface.md §2, `--checkpoint-interval`, `--restart`): the whole
+/// Checkpoints of a run (docs/commands.md, `--checkpoint-interval`, `--restart`): the whole
 /// State (time, step, every body's pose and velocities, the FFR and TL nodal ψ and λ, last step's
 /// contacts and impulses for the warm start) and where the output stands, in an HDF5 file
 /// (Debian's libhdf5). Doubles are stored bit for bit, so a run restarted from a checkpoint

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Prescribed motion of a driven body (scene_format.md, `motion.velocity`): a velocity history
+/// Prescribed motion of a driven body (docs/scene_format.md, `motion.velocity`): a velocity history
 /// v(t) = d f(t) along a fixed direction d (or a constant vector), and its integral
 ///
 ///  (1) Δx(t) = ∫₀ᵗ v(s) ds

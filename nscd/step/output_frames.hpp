@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Fills the plain output records of nscd/io/frame.hpp from the model, the state and the last
-/// step's workspace (interface.md §4):
+/// step's workspace (docs/output.md):
 ///  - bodies as polygons in the current configuration, point velocity v + ω × (p − x) and
 ///    displacement p − p(t = 0); when the model has finite-element bodies, their local
 ///    displacement ψ and cell von Mises stress, on each body's own points and cells (zero on

@@ -24,7 +24,7 @@
 /// ffr/ffr_dynamics.hpp, and when a scene has one, stage 5 is Algorithm 1 of the paper: each
 /// outer iteration re-linearises W and q at the current rotations (the Rotator), does one NLGS
 /// sweep, then iterates the Rotator on the new impulses until ω_{i+1} settles
-/// (solver.inner_tolerance). The outer loop stops when the contract's error of the sweep
+/// (solver.inner_tolerance). The outer loop stops when the error measure of the sweep
 /// (solvers/error_measure.hpp) is below solver.tolerance, the test of every solver of nscd; the
 /// paper's test, the relative change of r, stalls on redundant contacts (a flat face on a
 /// plane) while the error is already small.

@@ -1,4 +1,4 @@
-// Checkpoint and restart (interface.md §2): a run stopped after a checkpoint and restarted from
+// Checkpoint and restart (docs/commands.md): a run stopped after a checkpoint and restarted from
 // it ends with the same output files as the run that was never stopped, bit for bit; checkpoints
 // of another scene and corrupted files are refused with exit code 2.
 

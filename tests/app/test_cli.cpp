@@ -1,4 +1,4 @@
-// The `nscd` program as a user runs it: output files of interface.md §4, exit codes of §2.
+// The `nscd` program as a user runs it: output files of docs/output.md, exit codes of docs/commands.md.
 
 #include "run_nscd.hpp"
 
@@ -186,13 +186,12 @@ TEST(Cli, ValidateShowsTheSolversMinimumSweeps) {
 }
 
 TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
-  const fs::path problem = fs::path(NSCD_SHARED_DIR) / "data" / "fclib" / "Capsules-i100-1090.hdf5";
-  if (!fs::exists(problem)) GTEST_SKIP() << problem << " not found: FCLIB problems are not shipped with the project";
+  const fs::path problem = fs::path(NSCD_TEST_DATA_DIR) / "fclib" / "Capsules-i100-1090.hdf5";
   const fs::path dir = fresh_dir("solve");
   const Result r = run_nscd("solve " + problem.string() + " --tolerance 1e-6 --solution " +
                             (dir / "solution.hdf5").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  // the contract's line: contacts, solver, iterations, error, seconds, status
+  // the line of docs/commands.md: contacts, solver, iterations, error, seconds, status
   for (const char* field : {"contacts 276", "solver nlgs", "iterations ", "error ", "seconds ", "status converged"})
     EXPECT_NE(r.output.find(field), std::string::npos) << field << " in " << r.output;
   EXPECT_TRUE(fs::exists(dir / "solution.hdf5"));

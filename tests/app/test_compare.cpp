@@ -1,4 +1,4 @@
-// `nscd compare` (interface.md §2): the L2 differences of run_comparison.hpp on hand-computed
+// `nscd compare` (docs/commands.md): the L2 differences of run_comparison.hpp on hand-computed
 // histories, and the command on real runs and on bad input.
 
 #include "nscd/app/plot_script.hpp"

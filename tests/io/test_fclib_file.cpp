@@ -66,15 +66,14 @@ TEST(FclibFile, ProblemAndSolutionRoundTripExactly) {
 }
 
 TEST(FclibFile, GlobalProblemIsCondensedAndSolvedLikeSiconos) {
-  const fs::path file = fs::path(NSCD_SHARED_DIR) / "data" / "fclib" / "Box_Stacks-i0122-82-5.hdf5";
-  if (!fs::exists(file)) GTEST_SKIP() << file << " not found: FCLIB problems are not shipped with the project";
+  const fs::path file = fs::path(NSCD_TEST_DATA_DIR) / "fclib" / "Box_Stacks-i0122-82-5.hdf5";
   const FclibProblem read = read_fclib_problem(file);
   EXPECT_TRUE(read.is_global);
   EXPECT_EQ(read.problem.nc(), 82);
   // W = Hᵀ M⁻¹ H is symmetric positive semi-definite (round-off of the products: 1e-12 relative)
   const Eigen::MatrixXd W = read.problem.W.to_dense();
   EXPECT_LT((W - W.transpose()).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff());
-  // data/fclib/README.md: Siconos's NSGS reaches 1e-8 in 33 iterations; an NLGS with the same
+  // tests/data/README.md: Siconos's NSGS reaches 1e-8 in 33 iterations; an NLGS with the same
   // error measure on the same local problem must too, give or take a few sweeps
   solvers::NlgsOptions options;
   options.tolerance = 1e-8;

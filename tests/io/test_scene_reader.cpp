@@ -1,4 +1,4 @@
-// read_scene(): the contract's example with every field, defaults, one test per kind of
+// read_scene(): a scene with every field, defaults, one test per kind of
 // malformed input (each message must name the JSON path), and every scene in scenes/.
 
 #include "nscd/core/error.hpp"
@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// the example of interface.md §3, verbatim
+// a scene that sets every field of docs/scene_format.md
 constexpr const char* kContractExample = R"({
   "name": "three_blocks_quake",
   "time": { "step": 1e-4, "duration": 1.5, "output_interval": 1e-2 },

@@ -1,5 +1,5 @@
 #pragma once
-// Reads an FCLIB local problem of ../shared/data/fclib (see its README.md) for the solver tests.
+// Reads an FCLIB local problem of tests/data/fclib (see tests/data/README.md) for the solver tests.
 
 #include "solvers/friction_problem.hpp"
 
@@ -17,8 +17,8 @@ extern "C" {
 
 namespace nscd::solvers::fclib_data {
 
-/// The folder of the shared FCLIB problems (absent when ../shared is not there).
-inline std::filesystem::path fclib_folder() { return std::filesystem::path(NSCD_SHARED_DIR) / "data" / "fclib"; }
+/// The folder of the FCLIB problems committed with the tests.
+inline std::filesystem::path fclib_folder() { return std::filesystem::path(NSCD_TEST_DATA_DIR) / "fclib"; }
 
 /// Dense copy of an FCLIB matrix (compressed columns, compressed rows or triplets).
 inline Eigen::MatrixXd dense_from_fclib(const fclib_matrix& m) {

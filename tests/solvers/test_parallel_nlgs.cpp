@@ -257,10 +257,6 @@ TEST(ParallelNlgs, GridIsBitwiseEqualWithOneTwoAndFourThreads) {
 }
 
 TEST(ParallelNlgs, FclibProblemIsBitwiseEqualWithOneTwoAndFourThreads) {
-  if (!std::filesystem::exists(fclib_data::fclib_folder())) {
-    GTEST_SKIP() << fclib_data::fclib_folder().string()
-                 << " not found: FCLIB problems are not shipped with the project (../shared is optional)";
-  }
   // the largest shared problem (570 contacts, a tower of planks)
   const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("KaplasTower-i1061-4");
   ASSERT_TRUE(p.has_value());
