@@ -19,6 +19,7 @@ std::string_view to_string(SolverType type) {
 }
 
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0) {
+  if (p.nc() == 0) return SolverResult{};  // nothing to solve: converged after no iteration
   switch (options.type) {
     case SolverType::Nlgs:
       return solve_nlgs(p, options.nlgs, r0);

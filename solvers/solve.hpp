@@ -44,7 +44,8 @@ struct SolverOptions {
   LcpOptions lcp;
 };
 
-/// Runs the solver options.type on p from r0 (warm start; wrong size: zero).
+/// Runs the solver options.type on p from r0 (warm start; wrong size: zero). A problem without
+/// contacts is returned converged, with no iteration and error 0, whatever the solver.
 /// @throws nscd::InputError as the solver called does (wrong sizes, μ < 0, options out of range).
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0);
 

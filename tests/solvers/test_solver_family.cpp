@@ -218,6 +218,7 @@ TEST(SolverDispatchTest, EmptyProblemConverges) {
     const SolverResult res = solve(p, *solver_options_from_name(v.name), Eigen::VectorXd());
     EXPECT_EQ(res.status, SolverStatus::Converged) << v.name;
     EXPECT_EQ(res.error, 0.0) << v.name;
+    EXPECT_EQ(res.iterations, 0) << v.name;  // a step without contacts reports no sweep
   }
 }
 
