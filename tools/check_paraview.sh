@@ -149,11 +149,11 @@ check(len(times) == len(expected) and all(math.isclose(a, b, rel_tol=1e-12, abs_
                                           for a, b in zip(times, expected)),
       f"{len(times)} output times {times[0]} ... {times[-1]} s (expected {len(expected)}: 0, {interval}, ... {expected[-1]} s)")
 check(math.isclose(run["simulated_time"], times[-1]), f"run.json simulated_time {run['simulated_time']} = last output time")
-parts = {0: ("bodies", {"velocity", "displacement"}, {"body_id", "model"}),
-         1: ("contacts", {"normal", "reaction", "normal_force", "tangential_force", "gap", "status", "body_a", "body_b"}, set()),
-         2: ("fixed", {"velocity", "displacement"}, {"body_id", "model"})}
+parts = {"bodies": ("bodies", {"velocity", "displacement"}, {"body_id", "model"}),
+         "contacts": ("contacts", {"normal", "reaction", "normal_force", "tangential_force", "gap", "status", "body_a", "body_b"}, set()),
+         "fixed": ("fixed", {"velocity", "displacement"}, {"body_id", "model"})}
 for block, (name, point_arrays, cell_arrays) in parts.items():
-    data = MergeBlocks(Input=ExtractBlock(Input=reader, Selectors=[f"/Root/Block{block}"]))
+    data = MergeBlocks(Input=ExtractBlock(Input=reader, Selectors=[f"/Root/{block}"]))
     data.UpdatePipeline(1.0)
     n = data.GetDataInformation().GetNumberOfPoints()
     found_p, found_c = set(data.PointData.keys()), set(data.CellData.keys())

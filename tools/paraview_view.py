@@ -61,8 +61,9 @@ def find_pvd(out):
 
 
 def read_pvd(pvd):
-    """The collection's output times (sorted), part index of each kind of file (bodies, contacts,
-    fixed, joints: the file names' prefix) and the time of each output index NNNNNN."""
+    """The collection's output times (sorted), the block of each kind of file (bodies, contacts,
+    fixed, joints: the file names' prefix) as ParaView names it (the DataSet's name, or BlockN for
+    part N in a collection without names) and the time of each output index NNNNNN."""
     try:
         datasets = list(ET.parse(pvd).getroot().iter("DataSet"))
     except (ET.ParseError, OSError) as e:
@@ -76,7 +77,7 @@ def read_pvd(pvd):
                  f"found {ET.tostring(d, encoding='unicode').strip()}")
         times.add(t)
         kind = re.match(r"[a-z]*", name).group(0)
-        parts.setdefault(kind, part)
+        parts.setdefault(kind, d.get("name") or f"Block{part}")
         numbered = re.fullmatch(r"[a-z]+_(\d+)\.vt[up]", name)
         if numbered:
             index_times[int(numbered.group(1))] = t
@@ -168,7 +169,7 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     def part(kind):
         """One kind of file of the collection, as one dataset."""
         block = pv.ExtractBlock(registrationName=f"{kind} block", Input=reader,
-                                Selectors=[f"/Root/Block{parts[kind]}"])
+                                Selectors=[f"/Root/{parts[kind]}"])
         return pv.MergeBlocks(registrationName=kind, Input=block)
 
     bodies = part("bodies")
