@@ -2,7 +2,7 @@
 # Fuzzes the scene reader and the FCLIB reader with libFuzzer (Debian's clang and
 # libclang-rt-14-dev), under AddressSanitizer and UndefinedBehaviorSanitizer:
 #   tools/fuzz.sh [RUNS]     RUNS executions per target (default 20000)
-# Builds into build-fuzz/, seeds each corpus from scenes/*.json and ../shared/data/fclib/*.hdf5
+# Builds into build-fuzz/, seeds each corpus from scenes/*.json and tests/data/fclib/*.hdf5
 # (copies inside build-fuzz/, never in the project), and writes crashing inputs to
 # build-fuzz/findings/. Prints the executions and findings of each target; docs/robustness.md
 # records them.
@@ -21,11 +21,7 @@ cmake --build build-fuzz -j"$(nproc)" --target fuzz_scene_reader fuzz_fclib_read
 rm -rf build-fuzz/findings
 mkdir -p build-fuzz/corpus_scene build-fuzz/corpus_fclib build-fuzz/findings
 cp scenes/*.json build-fuzz/corpus_scene/
-if [ -d ../shared/data/fclib ]; then
-  find ../shared/data/fclib -name '*.hdf5' -size -2M -exec cp {} build-fuzz/corpus_fclib/ \;
-else
-  echo "fuzz.sh: ../shared/data/fclib not found: the FCLIB corpus starts empty"
-fi
+find tests/data/fclib -name '*.hdf5' -size -2M -exec cp {} build-fuzz/corpus_fclib/ \;
 export LSAN_OPTIONS="suppressions=$root/tools/lsan.supp"
 status=0
 for target in scene fclib; do
