@@ -265,6 +265,11 @@ TEST_F(SceneReaderTest, RejectsNegativeBoxSize) {
   EXPECT_HAS(e, "bodies[0].shape.box: expected 3 positive numbers, found [1,-2,1]");
 }
 
+TEST_F(SceneReaderTest, RejectsANegativePenetrationBound) {
+  const std::string e = error_of([](json& s) { s["detection"] = {{"max_penetration", -1e-4}}; });
+  EXPECT_HAS(e, "detection.max_penetration: expected a number ≥ 0, found -0.0001");
+}
+
 TEST_F(SceneReaderTest, RejectsThetaOutOfRange) {
   const std::string e = error_of([](json& s) { s["integrator"] = {{"theta", 0.3}}; });
   EXPECT_HAS(e, "integrator.theta: expected a number in [0.5, 1], found 0.3");
