@@ -19,6 +19,13 @@ as the columns settle.
   python3 gen_pile.py --rocks               writes pile_rocks.json (1008 rocks)
   python3 gen_pile.py --count 500 --seed 7 --out small_pile.json
   python3 gen_pile.py --packed --count 10000 --out /tmp/packed_1e4.json
+
+--interior, --wall-height, --duration and --output-interval change the loose grid's box and the
+run; the pour of the side-by-side benchmark with YADE (bench/bench_pour.py, docs/performance.md)
+is 1000 spheres in a 1 x 1 m box with walls 2 m high (above the grid's top layer), 1.5 s:
+
+  python3 gen_pile.py --count 1000 --interior 1 --wall-height 2 --duration 1.5 --output-interval 0.1 \
+      --out /tmp/pour.json
 """
 
 import argparse
@@ -51,10 +58,10 @@ def box_bodies(interior=INTERIOR, height=INTERIOR):
              "position": vec(centre)} for name, size, centre in walls]
 
 
-def grid_centres(count, rng):
-    """`count` grid points inside the box's footprint, layer by layer from z = 2 RADIUS up,
-    with a small horizontal jitter."""
-    per_row = int(INTERIOR / SPACING)
+def grid_centres(count, rng, interior=INTERIOR):
+    """`count` grid points inside the box's footprint (`interior` wide), layer by layer from
+    z = 2 RADIUS up, with a small horizontal jitter."""
+    per_row = int(interior / SPACING)
     first = -(per_row - 1) * SPACING / 2
     centres = []
     for k in range(count):
@@ -83,13 +90,13 @@ def rock_vertices(centre, radius, rng):
     return points
 
 
-def scene(name, description, bodies, probe_point):
+def scene(name, description, bodies, probe_point, duration=2, output_interval=0.05):
     """The scene around the bodies (the box's, then the grains'), probing the first grain."""
     grain = bodies[5]["name"]
     return {
         "name": name,
         "description": description,
-        "time": {"step": 1e-3, "duration": 2, "output_interval": 0.05},
+        "time": {"step": 1e-3, "duration": duration, "output_interval": output_interval},
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
         # dense granular packings converge slowly under Gauss–Seidel: a tolerance of 1e-3 with at
@@ -106,9 +113,10 @@ def scene(name, description, bodies, probe_point):
     }
 
 
-def pile_scene(name, count, rocks, seed):
+def pile_scene(name, count, rocks, seed, interior=INTERIOR, wall_height=INTERIOR, duration=2,
+               output_interval=0.05):
     rng = random.Random(seed)
-    centres = grid_centres(count, rng)
+    centres = grid_centres(count, rng, interior)
     grains = []
     for k, centre in enumerate(centres):
         radius = RADIUS * rng.uniform(0.9, 1.1)
@@ -121,7 +129,7 @@ def pile_scene(name, count, rocks, seed):
     kind = "random convex rocks" if rocks else "spheres"
     return scene(name, f"{count} {kind} (mean radius {RADIUS} m, seed {seed}) poured into an open "
                        f"box of 5 fixed boxes; written by gen_pile.py",
-                 box_bodies() + grains, vec(centres[0]))
+                 box_bodies(interior, wall_height) + grains, vec(centres[0]), duration, output_interval)
 
 
 def _sub(a, b):
@@ -273,12 +281,29 @@ def main():
     parser.add_argument("--out", help="output file (default pile.json or pile_rocks.json here)")
     parser.add_argument("--packed", action="store_true",
                         help="grains at rest in contact in a box sized to the count (see above)")
+    parser.add_argument("--interior", type=float, default=INTERIOR,
+                        help=f"side of the box's square interior [m] (default {INTERIOR}; not with --packed)")
+    parser.add_argument("--wall-height", type=float,
+                        help="height of the walls [m] (default: --interior; not with --packed)")
+    parser.add_argument("--duration", type=float, default=2, help="simulated time [s] (default 2)")
+    parser.add_argument("--output-interval", type=float, default=0.05, help="output interval [s] (default 0.05)")
     args = parser.parse_args()
+    if args.packed and (args.interior != INTERIOR or args.wall_height is not None):
+        parser.error("--packed sizes the box to the count: --interior and --wall-height are not allowed with it")
+    if args.interior < SPACING:
+        parser.error(f"--interior {args.interior}: expected at least the grid spacing, {SPACING} m")
     count = args.count or (1008 if args.rocks else 2592)
     here = os.path.dirname(os.path.abspath(__file__))
     out = args.out or os.path.join(here, "pile_rocks.json" if args.rocks else "pile.json")
-    make = packed_pile_scene if args.packed else pile_scene
-    write_scene(out, make(os.path.splitext(os.path.basename(out))[0], count, args.rocks, args.seed))
+    name = os.path.splitext(os.path.basename(out))[0]
+    if args.packed:
+        made = packed_pile_scene(name, count, args.rocks, args.seed)
+        made["time"].update({"duration": args.duration, "output_interval": args.output_interval})
+    else:
+        made = pile_scene(name, count, args.rocks, args.seed, args.interior,
+                          args.wall_height if args.wall_height is not None else args.interior, args.duration,
+                          args.output_interval)
+    write_scene(out, made)
 
 
 if __name__ == "__main__":

@@ -161,6 +161,12 @@ int run_command(const RunOptions& o) {
                   s.t, m.bodies[worst.body].name, io::to_string(m.bodies[worst.body].scene_model), 100 * worst.strain);
   };
 
+  // the deepest overlap of the run's active contacts, the time of the state holding it (the start of its
+  // step), and the steps whose deepest overlap exceeds the scene's detection.max_penetration
+  double deepest = 0, deepest_time = 0;
+  long over_bound = 0;
+  const std::optional<double> bound = scene.detection.max_penetration;
+
   ProgressBar progress(m.n_steps, m.duration, o.progress);
   StepReport report;
   long newton_unconverged = 0, last_output = s.step, next_log = s.step + m.n_steps / 10;
@@ -172,12 +178,21 @@ int run_command(const RunOptions& o) {
       logger().warn("t = {}: the contact solver stopped at error {:.3g} after {} iterations (reported in "
                     "history.csv; further occurrences are counted in run.json)",
                     s.t, report.solver_error, report.solver_iterations);
+    const double step_start_time = static_cast<double>(s.step - 1) * m.step.h;
+    if (report.max_penetration > deepest) {
+      deepest = report.max_penetration;
+      deepest_time = step_start_time;
+    }
+    if (bound && report.max_penetration > *bound && over_bound++ == 0)
+      logger().warn("t = {}: two bodies overlap by {:.3g} m, more than detection.max_penetration = {:.3g} m "
+                    "(history.csv has the deepest overlap of every step; further occurrences are counted in run.json)",
+                    io::time_text(step_start_time), report.max_penetration, *bound);
     if (!report.inner_converged && newton_unconverged++ == 0)
       logger().warn("t = {}: the Newton method of a TL body stopped above solver.inner_tolerance after "
                     "solver.inner_max_iterations corrections (further occurrences are not reported)",
                     s.t);
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
-                        report.solver_iterations, report.solver_error, report.inner_iterations,
+                        report.max_penetration, report.solver_iterations, report.solver_error, report.inner_iterations,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
     // the step's contact problem and solution, replayable with `nscd solve` (a step without
     // contacts has no problem: FCLIB cannot store an empty one)
@@ -218,6 +233,10 @@ int run_command(const RunOptions& o) {
   run["steps"] = s.step;
   run["simulated_time"] = s.t;
   run["non_converged_steps"] = non_converged;
+  run["max_penetration"] = {{"deepest", deepest},
+                            {"time", deepest_time},
+                            {"bound", bound ? nlohmann::json(*bound) : nlohmann::json(nullptr)},
+                            {"steps_over_bound", over_bound}};
   run["wall_seconds"] = wall;
   run["stage_seconds"] = {{"free_motion", ws.timings.free_motion},
                           {"detection", ws.timings.detection},

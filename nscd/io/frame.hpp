@@ -43,7 +43,9 @@ struct ContactFrame {
 struct HistoryRow {
   long step = 0;
   double time = 0, kinetic_energy = 0, potential_energy = 0;
-  int n_contacts = 0, solver_iterations = 0;
+  int n_contacts = 0;
+  double max_penetration = 0;  // [m] the deepest overlap −min(g, 0) of the active contacts at the start of the step
+  int solver_iterations = 0;
   double solver_error = 0;
   int inner_iterations = 0;
   double wall_seconds = 0;

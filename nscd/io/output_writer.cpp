@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kHistoryHeader =
-    "step,time,kinetic_energy,potential_energy,n_contacts,solver_iterations,solver_error,"
+    "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
     "inner_iterations,wall_seconds";
 constexpr const char* kBodiesHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 constexpr const char* kProbesHeader = "time,probe,x,y,z,ux,uy,uz";
@@ -184,8 +184,8 @@ void OutputWriter::write_fixed_bodies(const BodyMeshFrame& fixed) {
 void OutputWriter::append_history(const HistoryRow& row) {
   if (!m_csv) return;
   fmt::memory_buffer buffer;
-  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{}\n", row.step, time_text(row.time),
-                 row.kinetic_energy, row.potential_energy, row.n_contacts, row.solver_iterations,
+  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{},{}\n", row.step, time_text(row.time),
+                 row.kinetic_energy, row.potential_energy, row.n_contacts, row.max_penetration, row.solver_iterations,
                  row.solver_error, row.inner_iterations, row.wall_seconds);
   write_buffer(m_history, buffer);
 }

@@ -52,6 +52,7 @@ struct SolverSettings {
 
 struct DetectionSettings {
   std::optional<double> alert_distance;  // [m]; unset: 1e-2 × the smallest body size
+  std::optional<double> max_penetration; // [m]; a run warns when an active contact overlaps deeper; unset: never
 };
 
 /// Options of the floating-frame-of-reference model (all FFR bodies).

@@ -85,9 +85,10 @@ SolverSettings read_solver(const Value& v) {
 }
 
 DetectionSettings read_detection(const Value& v) {
-  v.expect_keys({"alert_distance"});
+  v.expect_keys({"alert_distance", "max_penetration"});
   DetectionSettings d;
   if (const auto x = v.find("alert_distance")) d.alert_distance = x->non_negative();
+  if (const auto x = v.find("max_penetration")) d.max_penetration = x->non_negative();
   return d;
 }
 

@@ -413,6 +413,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     else ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
   }
   report.n_contacts = ws.problem.nc();
+  for (const contact::ContactPoint& c : ws.active) report.max_penetration = std::max(report.max_penetration, -c.gap);
   for (const TlStepData& data : ws.tl) report.inner_converged = report.inner_converged && data.converged;
   report.solver_iterations = ws.result.iterations;
   report.solver_error = ws.result.error;

@@ -65,6 +65,8 @@ enum class StepStatus { Ok, NonFinite, SolverFailed };
 struct StepReport {
   StepStatus status = StepStatus::Ok;
   int n_contacts = 0;            // active contacts
+  double max_penetration = 0;    // [m] the deepest overlap −min(g, 0) over the active contacts, g their gaps
+                                 // at the start of the step (as detected)
   int solver_iterations = 0;     // NLGS sweeps (FFR scenes: outer iterations of Algorithm 1)
   int inner_iterations = 0;      // FE scenes: the largest Rotator count or TL tangent factorisations of one
                                  // outer iteration

@@ -48,8 +48,8 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
 
   const std::string history = read_text(out / "history.csv");
   EXPECT_EQ(history.substr(0, history.find('\n')),
-            "step,time,kinetic_energy,potential_energy,n_contacts,solver_iterations,solver_error,inner_iterations,"
-            "wall_seconds");
+            "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
+            "inner_iterations,wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 
   const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));
@@ -61,6 +61,64 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   EXPECT_EQ(run["vtk"]["origin"], NSCD_VTK_ORIGIN);
   for (const char* stage : {"free_motion", "detection", "assembly", "solve", "update", "output"})
     EXPECT_TRUE(run["stage_seconds"].contains(stage)) << stage;
+}
+
+// a ball resting on the ground with an overlap of 1e-4 m at t = 0 (accepted: below 1e-3 of its diameter, 0.2 m),
+// run against a bound below it and one above it; the overlap is in the first step's contacts whatever the
+// contact law does with it afterwards
+TEST(Cli, AnOverlapBeyondTheScenesBoundWarnsOnceAndIsRecorded) {
+  const fs::path dir = fresh_dir("penetration");
+  const auto scene = [&](const std::string& bound) {
+    return write_scene(dir, R"({
+      "name": "ball",
+      "time": {"step": 1e-3, "duration": 0.01},
+      "detection": {"max_penetration": )" + bound + R"(},
+      "materials": {"stone": {"density": 1000}},
+      "interactions": [{"materials": ["stone", "stone"], "friction": 0.5}],
+      "bodies": [
+        {"name": "ground", "model": "fixed", "material": "stone", "shape": {"box": [4, 4, 1]}, "position": [0, 0, -0.5]},
+        {"name": "ball", "model": "rigid", "material": "stone", "shape": {"sphere": 0.1}, "position": [0, 0, 0.0999]}
+      ]
+    })");
+  };
+  const auto count = [](const std::string& text, const std::string& what) {
+    long n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string warning = "more than detection.max_penetration";
+  // round-off of the position 0.0999 and of the gap, far below the 1e-4 m overlap
+  constexpr double kTolerance = 1e-12;
+
+  const fs::path over = dir / "over";
+  const Result r = run_nscd("run " + scene("5e-5").string() + " --out " + over.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(count(r.output, warning), 1) << r.output;
+  EXPECT_NE(r.output.find("t = 0: two bodies overlap by 0.0001 m, more than detection.max_penetration = 5e-05 m"),
+            std::string::npos)
+      << r.output;
+  const nlohmann::json run = nlohmann::json::parse(read_text(over / "run.json"));
+  EXPECT_NEAR(run["max_penetration"]["deepest"].get<double>(), 1e-4, kTolerance);
+  EXPECT_EQ(run["max_penetration"]["time"], 0.0);
+  EXPECT_EQ(run["max_penetration"]["bound"], 5e-5);
+  // every step over the bound is counted, as history.csv shows them
+  const std::string history = read_text(over / "history.csv");
+  long rows_over = 0;
+  for (auto line = history.find('\n') + 1; line < history.size(); line = history.find('\n', line) + 1) {
+    auto field = line;
+    for (int column = 0; column < 5; ++column) field = history.find(',', field) + 1;  // max_penetration
+    if (std::stod(history.substr(field)) > 5e-5) ++rows_over;
+  }
+  EXPECT_GE(rows_over, 1);
+  EXPECT_EQ(run["max_penetration"]["steps_over_bound"], rows_over);
+
+  const fs::path under = dir / "under";
+  const Result quiet = run_nscd("run " + scene("2e-4").string() + " --out " + under.string());
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find("warning"), std::string::npos) << quiet.output;
+  const nlohmann::json quiet_run = nlohmann::json::parse(read_text(under / "run.json"));
+  EXPECT_NEAR(quiet_run["max_penetration"]["deepest"].get<double>(), 1e-4, kTolerance);
+  EXPECT_EQ(quiet_run["max_penetration"]["steps_over_bound"], 0);
 }
 
 TEST(Cli, ARerunIntoAnEarlierRunsDirectoryIsRefusedWithoutOverwrite) {

@@ -319,6 +319,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   h.kinetic_energy = 2.5e-13;
   h.potential_energy = -9.81 * 7;
   h.n_contacts = 300;
+  h.max_penetration = 1.07e-3 / 3;
   h.solver_iterations = 17;
   h.solver_error = 1e-9 / 7;
   h.inner_iterations = 4;
@@ -330,19 +331,20 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   const auto history = read_lines(m_dir / "history.csv");
   ASSERT_EQ(history.size(), 2u);
   EXPECT_EQ(history[0],
-            "step,time,kinetic_energy,potential_energy,n_contacts,solver_iterations,solver_error,"
+            "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,wall_seconds");
   const auto f = split_csv(history[1]);
-  ASSERT_EQ(f.size(), 9u);
+  ASSERT_EQ(f.size(), 10u);
   EXPECT_EQ(std::stol(f[0]), h.step);
   EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
   EXPECT_EQ(std::stod(f[3]), h.potential_energy);
   EXPECT_EQ(std::stoi(f[4]), h.n_contacts);
-  EXPECT_EQ(std::stoi(f[5]), h.solver_iterations);
-  EXPECT_EQ(std::stod(f[6]), h.solver_error);
-  EXPECT_EQ(std::stoi(f[7]), h.inner_iterations);
-  EXPECT_EQ(std::stod(f[8]), h.wall_seconds);
+  EXPECT_EQ(std::stod(f[5]), h.max_penetration);
+  EXPECT_EQ(std::stoi(f[6]), h.solver_iterations);
+  EXPECT_EQ(std::stod(f[7]), h.solver_error);
+  EXPECT_EQ(std::stoi(f[8]), h.inner_iterations);
+  EXPECT_EQ(std::stod(f[9]), h.wall_seconds);
   EXPECT_EQ(history[1].find(' '), std::string::npos);
 
   // bodies: one row per body per output time

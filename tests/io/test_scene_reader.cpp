@@ -192,6 +192,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
   EXPECT_EQ(s.solver.relaxation, 1.0);
   EXPECT_FALSE(s.solver.fail_on_divergence);
   EXPECT_FALSE(s.detection.alert_distance);
+  EXPECT_FALSE(s.detection.max_penetration);
   EXPECT_EQ(s.interactions[0].restitution, 0.0);
   EXPECT_TRUE(s.bodies[1].orientation.isApprox(Quat::Identity()));
   EXPECT_EQ(s.bodies[1].velocity, Vec3::Zero());
@@ -200,13 +201,14 @@ TEST_F(SceneReaderTest, FillsDefaults) {
 
 TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   json scene = minimal_scene();
-  scene["detection"] = {{"alert_distance", 0.01}};
+  scene["detection"] = {{"alert_distance", 0.01}, {"max_penetration", 1e-4}};
   scene["solver"] = {{"type", "ccp"}, {"relaxation", 1.5}, {"fail_on_divergence", true}, {"min_iterations", 3}};
   scene["time"]["output_every"] = 10;
   scene["interactions"] = json::parse(R"([{ "materials": "default", "friction": 0.5 }])");
   scene["bodies"][1]["orientation"] = {{"quaternion", {2, 0, 0, 0}}};
   const Scene s = read_scene(write("scene.json", scene.dump()));
   EXPECT_EQ(s.detection.alert_distance, 0.01);
+  EXPECT_EQ(s.detection.max_penetration, 1e-4);
   EXPECT_EQ(s.solver.type, "ccp");
   EXPECT_EQ(s.solver.relaxation, 1.5);
   EXPECT_EQ(s.solver.min_iterations, 3);
@@ -261,6 +263,11 @@ TEST_F(SceneReaderTest, RejectsUnknownKeyWithSuggestion) {
 TEST_F(SceneReaderTest, RejectsNegativeBoxSize) {
   const std::string e = error_of([](json& s) { s["bodies"][0]["shape"]["box"] = {1, -2, 1}; });
   EXPECT_HAS(e, "bodies[0].shape.box: expected 3 positive numbers, found [1,-2,1]");
+}
+
+TEST_F(SceneReaderTest, RejectsANegativePenetrationBound) {
+  const std::string e = error_of([](json& s) { s["detection"] = {{"max_penetration", -1e-4}}; });
+  EXPECT_HAS(e, "detection.max_penetration: expected a number ≥ 0, found -0.0001");
 }
 
 TEST_F(SceneReaderTest, RejectsThetaOutOfRange) {
