@@ -192,7 +192,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     }
     const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
     const bool gap_row = g_pred > m.step.activation_gap;
-    if (gap_row && !(m.step.projection && sides == nullptr && !has_deformable_side(m, c))) continue;
+    if (gap_row && !(m.step.projection && !has_deformable_side(m, c))) continue;
     NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
                                                                                  // scenes with a missing interaction
     mu.push_back(m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction);
