@@ -130,6 +130,7 @@ struct Scene {
   std::string description;        // free text, optional
   TimeSettings time;
   double theta = 0.5;             // θ ∈ [0.5, 1]
+  bool projection = true;         // the position projection after each step
   Vec3 gravity = Vec3(0, 0, -9.81);
   SolverSettings solver;
   DetectionSettings detection;

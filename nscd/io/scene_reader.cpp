@@ -40,9 +40,10 @@ TimeSettings read_time(const Value& v) {
   return t;
 }
 
-double read_theta(const Value& v) {
-  v.expect_keys({"theta"});
-  return v.at("theta").number_in(0.5, 1.0);
+void read_integrator(const Value& v, Scene& scene) {
+  v.expect_keys({"theta", "projection"});
+  if (const auto x = v.find("theta")) scene.theta = x->number_in(0.5, 1.0);
+  if (const auto x = v.find("projection")) scene.projection = x->boolean();
 }
 
 }  // namespace
@@ -253,7 +254,7 @@ Scene read_scene(const fs::path& file) {
   }
   if (const auto x = root.find("description")) scene.description = x->string();
   scene.time = read_time(root.at("time"));
-  if (const auto x = root.find("integrator")) scene.theta = read_theta(*x);
+  if (const auto x = root.find("integrator")) read_integrator(*x, scene);
   if (const auto x = root.find("gravity")) scene.gravity = x->vec3();
   if (const auto x = root.find("solver")) scene.solver = read_solver(*x);
   if (const auto x = root.find("detection")) scene.detection = read_detection(*x);

@@ -272,6 +272,7 @@ Model build_model(const io::Scene& scene) {
   m.step.inner_tolerance = scene.solver.inner_tolerance;
   m.step.inner_max_iterations = scene.solver.inner_max_iterations;
   m.step.fictitious_forces = scene.ffr.fictitious_forces;
+  m.step.projection = scene.projection;
   m.duration = scene.time.duration;
   m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));
   if (scene.time.output_every) m.output_every = *scene.time.output_every;

@@ -90,6 +90,7 @@ struct StepParameters {
   double inner_tolerance = 1e-6;  // FFR Rotator (relative on ω), TL Newton (relative on λ): Algorithm 1 inner loop
   int inner_max_iterations = 50;
   bool fictitious_forces = true;  // FFR: the rotational fictitious forces of eq. (18)
+  bool projection = true;         // the position projection after each step (position_projection.hpp)
 };
 
 struct Model {

@@ -20,6 +20,11 @@ namespace {
 // fraction of the smaller body's bounding radius
 constexpr double kWarmMatchFraction = 0.05;
 
+// the position projection stops when no sweep changes a gap by more than this fraction of the
+// activation gap δ (10⁻⁹ of the smallest body diameter), or after this many sweeps
+constexpr double kProjectionToleranceFraction = 1e-3;
+constexpr int kProjectionMaxSweeps = 200;
+
 Vec6 stack(const Vec3& v, const Vec3& w) {
   Vec6 V;
   V << v, w;
@@ -135,12 +140,22 @@ Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& w
   return u;
 }
 
+// whether contact c has an FFR, TL or linear side
+bool has_deformable_side(const Model& m, const contact::ContactPoint& c) {
+  return is_deformable(m.bodies[c.a].kind) || is_deformable(m.bodies[c.b].kind);
+}
+
 // u_free of active contact i at the current rotations, with Newton restitution on approach
 Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int i) {
   const contact::ContactPoint& c = ws.active[i];
   const ContactJacobian& J = ws.jacobians[i];
   Vec3 u = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
   if (m.has_deformable()) u += deformation_velocity(m, s, ws, c, ws.active_sides[i], true);
+  if (ws.gap_rows[i] != 0) {
+    // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
+    u[0] += ((1 - m.step.theta) * ws.u_old[i][0] + c.gap / m.step.h) / m.step.theta;
+    return u;
+  }
   const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
   u[0] += law.restitution * std::min(ws.u_old[i][0], 0.0);
   return u;
@@ -161,6 +176,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   ws.active_sides.clear();
   ws.jacobians.clear();
   ws.u_old.clear();
+  ws.gap_rows.clear();
   ws.deformable_points.clear();
   std::vector<double> mu;
   for (std::size_t k = 0; k < ws.detected.size(); ++k) {
@@ -175,7 +191,8 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
       u_free += deformation_velocity(m, s, ws, c, *sides, true);
     }
     const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
-    if (g_pred > m.step.activation_gap) continue;
+    const bool gap_row = g_pred > m.step.activation_gap;
+    if (gap_row && !(m.step.projection && !has_deformable_side(m, c))) continue;
     NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
                                                                                  // scenes with a missing interaction
     mu.push_back(m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction);
@@ -183,6 +200,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     if (sides != nullptr) ws.active_sides.push_back(*sides);
     ws.jacobians.push_back(J);
     ws.u_old.push_back(u_old);
+    ws.gap_rows.push_back(gap_row ? 1 : 0);
   }
   const int nc = static_cast<int>(ws.active.size());
   for (int i = 0; deformable && i < nc; ++i)
@@ -252,6 +270,44 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   return inner;
 }
 
+// r0 = the stick prediction of the contacts activated by the predicted gap; gap rows start at 0.
+// Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
+// and the other contacts would take huge impulses to balance the pull.
+void stick_start(StepWorkspace& ws) {
+  const int nc = ws.problem.nc();
+  std::vector<int> index(nc, -1);  // row of contact i in the sub-problem
+  int n = 0;
+  for (int i = 0; i < nc; ++i)
+    if (ws.gap_rows[i] == 0) index[i] = n++;
+  if (n == nc) {
+    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.problem)) ws.r0 = std::move(*r);
+    return;
+  }
+  solvers::FrictionProblem sub;
+  std::vector<Eigen::Matrix3d> diag, blocks;
+  std::vector<int> row_start{0}, cols;
+  sub.q.resize(3 * n);
+  sub.mu.resize(n);
+  for (int i = 0; i < nc; ++i) {
+    if (index[i] < 0) continue;
+    diag.push_back(ws.problem.W.diag(i));
+    ws.problem.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) {
+      if (index[j] < 0) return;
+      cols.push_back(index[j]);
+      blocks.push_back(block);
+    });
+    row_start.push_back(static_cast<int>(cols.size()));
+    sub.q.segment<3>(3 * index[i]) = ws.problem.q.segment<3>(3 * i);
+    sub.mu[index[i]] = ws.problem.mu[i];
+  }
+  sub.W = solvers::DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols),
+                                                   std::move(blocks));
+  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(sub);
+  if (!r) return;
+  for (int i = 0; i < nc; ++i)
+    ws.r0.segment<3>(3 * i) = index[i] < 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(r->segment<3>(3 * index[i]));
+}
+
 // initial impulses: last step's impulse of the same contact (same bodies, point within a small
 // distance in body a's frame; features are not used, as the clipping of coincident faces may
 // relabel them), turned into the new contact frame; when most contacts are new, the stick
@@ -280,9 +336,7 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
     ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
     ++matched;
   }
-  if (2 * matched < nc) {
-    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.problem)) ws.r0 = std::move(*r);
-  }
+  if (2 * matched < nc) stick_start(ws);
 }
 
 // stage 6: velocities and poses at the end of the step, into the workspace
@@ -330,6 +384,51 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
       integrate_pose(ws.next_x[b], ws.next_q[b], s.v[b], s.w[b], ws.next_v[b], ws.next_w[b], h, theta);
     }
   });
+}
+
+// the rows of eq. (3) of position_projection.hpp: contacts with a deformable side are skipped,
+// those with a compressive impulse are closed
+ProjectedRow projected_row(const Model& m, const StepWorkspace& ws, int i) {
+  if (has_deformable_side(m, ws.active[i])) return ProjectedRow::Skipped;
+  return ws.result.r[3 * static_cast<Eigen::Index>(i)] > 0 ? ProjectedRow::Closed : ProjectedRow::Unilateral;
+}
+
+// stage 7: position_projection.hpp, eqs. (1)–(4), on the next state in the workspace
+void project_positions(const Model& m, StepWorkspace& ws) {
+  const double h = m.step.h, theta = m.step.theta;
+  const int nc = ws.problem.nc();
+  ws.gap_end.resize(nc);
+  ws.projected_rows.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    const contact::ContactPoint& c = ws.active[i];
+    ws.projected_rows[i] = projected_row(m, ws, i);
+    if (ws.projected_rows[i] == ProjectedRow::Skipped) continue;
+    // eq. (1)
+    const double u_next = contact_velocity(ws.jacobians[i], stack(ws.next_v[c.a], ws.next_w[c.a]),
+                                           stack(ws.next_v[c.b], ws.next_w[c.b]))[0];
+    ws.gap_end[i] = c.gap + h * (theta * u_next + (1 - theta) * ws.u_old[i][0]);
+  }
+  ws.projection = project_gaps(ws.problem.W, ws.gap_end, ws.projected_rows,
+                               kProjectionToleranceFraction * m.step.activation_gap, kProjectionMaxSweeps, ws.P);
+  // eq. (4), summed per body in contact order (deterministic)
+  std::vector<Vec6> dq(m.nb(), Vec6::Zero());
+  for (int i = 0; i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (ws.P[i] != 0 && ws.jacobians[i].movable[side])
+        dq[ws.jacobians[i].body[side]] += ws.jacobians[i].Y[side].col(0) * ws.P[i];
+  for (int b = 0; b < m.nb(); ++b) {
+    if (m.bodies[b].kind != BodyKind::Rigid) continue;
+    ws.next_x[b] += dq[b].head<3>();
+    ws.next_q[b] = (exp_map(dq[b].tail<3>()) * ws.next_q[b]).normalized();
+  }
+}
+
+// the contacts activated by stage 3's predicted gap, and the gap rows that carried an impulse
+int active_contacts(const StepWorkspace& ws) {
+  int n = 0;
+  for (int i = 0; i < ws.problem.nc(); ++i)
+    n += ws.gap_rows[i] == 0 || ws.result.r[3 * static_cast<Eigen::Index>(i)] > 0 ? 1 : 0;
+  return n;
 }
 
 // the first body whose next state is not finite, or −1
@@ -412,7 +511,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
     else ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
   }
-  report.n_contacts = ws.problem.nc();
+  report.n_contacts = active_contacts(ws);
   for (const contact::ContactPoint& c : ws.active) report.max_penetration = std::max(report.max_penetration, -c.gap);
   for (const TlStepData& data : ws.tl) report.inner_converged = report.inner_converged && data.converged;
   report.solver_iterations = ws.result.iterations;
@@ -436,6 +535,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   {
     ScopedTimer timer(&ws.timings.update);
     compute_next_state(m, s, ws);
+    if (m.step.projection) project_positions(m, ws);
     // a non-finite state is reported and not committed: s stays the last finite state
     if (const int b = first_non_finite_body(m, ws); b >= 0) {
       report.status = StepStatus::NonFinite;

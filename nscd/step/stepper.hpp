@@ -9,15 +9,25 @@
 ///  3. activation from the predicted gap at the end of the step:
 ///        g_pred = g + h (θ u_n,free + (1 − θ) u_n⁻) ≤ δ  ⇒  the contact is active,
 ///     with δ a geometric tolerance (Model::step.activation_gap) that keeps resting contacts,
-///     whose gap and relative velocity are round-off, active;
+///     whose gap and relative velocity are round-off, active. With the projection on
+///     (Model::step.projection), the other detected contacts between rigid, fixed or driven
+///     bodies enter as gap rows: the predicted gap written on u_n⁺ (LMGC90's form),
+///        g + h (θ u_n⁺ + (1 − θ) u_n⁻) ≥ 0 ⊥ r_n ≥ 0,
+///     which the free motion satisfies strictly, so they act only when other contacts' impulses
+///     push their bodies together (a grain struck by another strikes a third in the same step);
 ///  4. W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp) and q = u_free + (e u_n⁻ if u_n⁻ < 0) e_n, so that
 ///     the solver's u_n = u_n⁺ + e u_n⁻ (Newton restitution) and Signorini reads
 ///        u_n⁺ + e u_n⁻ ≥ 0 ⊥ r_n ≥ 0,  with Coulomb friction on u_T⁺;
+///     gap rows: q_n = u_n,free + ((1 − θ) u_n⁻ + g/h) / θ, no restitution;
 ///  5. NLGS on (W, q, μ), warm-started from last step's impulses of the same contacts (same
 ///     bodies, nearby point in body a's frame), or, when most contacts are new, from the stick
 ///     prediction of solvers/stick_prediction.hpp;
 ///  6. v⁺ = v_free + M̂⁻¹ Hᵀ r; poses by rigid_dynamics.hpp eqs. (3)–(4); driven bodies
-///     follow their prescribed displacement exactly.
+///     follow their prescribed displacement exactly;
+///  7. with the projection on, the position projection of position_projection.hpp [Acary 2013]:
+///     the poses of rigid bodies move by M̂⁻¹ H_nᵀ P so that the linearised end-of-step gaps of
+///     the step's contacts are ≥ 0, and = 0 where r_n > 0; velocities are unchanged. Contacts
+///     with an FFR, TL or linear side get neither gap rows nor a projection.
 ///
 /// FFR bodies (ffr_coupling.hpp) follow [Lozovskiy & Dubois 2016] instead: their contacts are
 /// found node to surface (deformable_contacts.hpp), their motion obeys the trapezoidal scheme of
@@ -34,13 +44,15 @@
 /// ffr/tl_body.hpp with the impulses as nodal forces.
 ///
 /// References: [Jean 1999] The non-smooth contact dynamics method, CMAME 177;
-///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics.
+///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics;
+///             [Acary 2013] Projected event-capturing time-stepping schemes ..., CMAME 256.
 
 #include "contact/detection.hpp"
 #include "nscd/step/contact_jacobian.hpp"
 #include "nscd/step/deformable_contacts.hpp"
 #include "nscd/step/ffr_coupling.hpp"
 #include "nscd/step/model.hpp"
+#include "nscd/step/position_projection.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/tl_coupling.hpp"
@@ -54,7 +66,7 @@ namespace nscd {
 
 /// Per-stage wall times [s], accumulated over steps: free_motion is stage 1 (with the free solves
 /// of FFR, TL and linear bodies), detection stage 2, assembly stages 3–4 and the initial
-/// impulses, solve stage 5, update stage 6.
+/// impulses, solve stage 5, update stages 6–7.
 struct StepTimings {
   double free_motion = 0, detection = 0, assembly = 0, solve = 0, update = 0;
 };
@@ -64,9 +76,9 @@ enum class StepStatus { Ok, NonFinite, SolverFailed };
 /// What one step did.
 struct StepReport {
   StepStatus status = StepStatus::Ok;
-  int n_contacts = 0;            // active contacts
-  double max_penetration = 0;    // [m] the deepest overlap −min(g, 0) over the active contacts, g their gaps
-                                 // at the start of the step (as detected)
+  int n_contacts = 0;            // active contacts: activated by the predicted gap, or gap rows with r_n > 0
+  double max_penetration = 0;    // [m] the deepest overlap −min(g, 0) over the contacts of the problem
+                                 // (gap rows included), g their gaps at the start of the step (as detected)
   int solver_iterations = 0;     // NLGS sweeps (FFR scenes: outer iterations of Algorithm 1)
   int inner_iterations = 0;      // FE scenes: the largest Rotator count or TL tangent factorisations of one
                                  // outer iteration
@@ -87,6 +99,7 @@ struct StepWorkspace {
   std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
   std::vector<std::array<DeformableSide, 2>> active_sides;    // aligned with `active` (FFR scenes)
   std::vector<Vec3> u_old;                     // relative velocity at the start of the step, per active contact
+  std::vector<std::uint8_t> gap_rows;          // aligned with `active`: 1 for stage 3's gap rows
   std::vector<ContactJacobian> jacobians;      // aligned with `active`
   std::vector<FfrStepData> ffr;                // per FFR body
   std::vector<TlStepData> tl;                  // per TL or linear body
@@ -97,6 +110,10 @@ struct StepWorkspace {
   std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
   std::vector<Quat> next_q;
   std::vector<Eigen::VectorXd> next_psi, next_lambda, next_tl_psi, next_tl_lambda;
+  Eigen::VectorXd gap_end;                   // stage 7: linearised end-of-step gaps, per active contact
+  std::vector<ProjectedRow> projected_rows;  // stage 7: aligned with `active`
+  Eigen::VectorXd P;                         // stage 7: position impulses [kg·m]
+  ProjectionResult projection;               // stage 7: sweeps of the last step
   StepTimings timings;
 };
 

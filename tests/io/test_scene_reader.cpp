@@ -24,7 +24,7 @@ using nlohmann::json;
 constexpr const char* kContractExample = R"({
   "name": "three_blocks_quake",
   "time": { "step": 1e-4, "duration": 1.5, "output_interval": 1e-2 },
-  "integrator": { "theta": 1.0 },
+  "integrator": { "theta": 1.0, "projection": false },
   "gravity": [0, 0, -9.81],
   "solver": { "type": "nlgs", "tolerance": 1e-5, "max_iterations": 1000,
               "inner_tolerance": 1e-5, "inner_max_iterations": 50 },
@@ -123,6 +123,7 @@ TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
   EXPECT_EQ(s.time.output_interval, 1e-2);
   EXPECT_FALSE(s.time.output_every);
   EXPECT_EQ(s.theta, 1.0);
+  EXPECT_FALSE(s.projection);
   EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
   EXPECT_EQ(s.solver.type, "nlgs");
   EXPECT_EQ(s.solver.tolerance, 1e-5);
@@ -185,6 +186,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
   const Scene s = read_scene(write("little.json", minimal_scene().dump()));
   EXPECT_EQ(s.name, "little");  // the file stem
   EXPECT_EQ(s.theta, 0.5);
+  EXPECT_TRUE(s.projection);
   EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
   EXPECT_FALSE(s.time.output_interval);
   EXPECT_FALSE(s.time.output_every);
@@ -273,6 +275,19 @@ TEST_F(SceneReaderTest, RejectsANegativePenetrationBound) {
 TEST_F(SceneReaderTest, RejectsThetaOutOfRange) {
   const std::string e = error_of([](json& s) { s["integrator"] = {{"theta", 0.3}}; });
   EXPECT_HAS(e, "integrator.theta: expected a number in [0.5, 1], found 0.3");
+}
+
+TEST_F(SceneReaderTest, IntegratorWithoutThetaKeepsTheDefault) {
+  json scene = minimal_scene();
+  scene["integrator"] = {{"projection", false}};
+  const Scene s = read_scene(write("no_theta.json", scene.dump()));
+  EXPECT_EQ(s.theta, 0.5);
+  EXPECT_FALSE(s.projection);
+}
+
+TEST_F(SceneReaderTest, RejectsProjectionThatIsNotABoolean) {
+  const std::string e = error_of([](json& s) { s["integrator"] = {{"projection", "yes"}}; });
+  EXPECT_HAS(e, "integrator.projection: expected true or false, found \"yes\"");
 }
 
 TEST_F(SceneReaderTest, RejectsMissingInteractionForTouchingPair) {

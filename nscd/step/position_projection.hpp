@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// Position projection after the velocity step: the projected Moreau–Jean scheme of [Acary 2013]
+/// (the projection of the end-of-step positions onto the admissible set), on the linearised gaps of
+/// the step's active contacts, with the step's Delassus operator. After v⁺ and the poses q̃⁺ of
+/// stage 6, for every active contact α whose two sides are rigid, fixed or driven bodies:
+///
+///  (1) g⁺_α = g_α + h (θ u⁺_n,α + (1 − θ) u⁻_n,α)     end-of-step gap, linearised as eq. (4) of
+///                                                     rigid_dynamics.hpp moves the bodies
+///  (2) γ_α = g⁺_α + Σ_β (W_nn)_αβ P_β,   (W_nn)_αβ = n-rows of W_αβ = H_n M̂⁻¹ H_nᵀ
+///  (3) 0 ≤ γ_α ⊥ P_α − P̲_α ≥ 0,  with the lower bound
+///        P̲_α = 0                            unilateral (r_n,α = 0): [Acary 2013], linearised
+///        P̲_α = −max(g⁺_α, 0) / (W_nn)_αα    closed (r_n,α > 0): a bounded post-stabilisation
+///  (4) Δ[x; φ]_b = M̂_b⁻¹ Σ_α H_n,αbᵀ P_α = Σ_α Y_αb e_n P_α,
+///      x_b ← x_b + Δx_b,   R_b ← exp([Δφ_b]×) R_b         (velocities unchanged)
+///
+/// Eq. (3) with P̲ = 0 removes the overlap an impact leaves (the velocity-level law never does);
+/// closed contacts, which carried a compressive impulse in the step, may also pull (P < 0), so
+/// that they end touching, γ = 0, instead of resting at a gap up to h θ |Δu_n| (Signorini on
+/// velocities stops a body anywhere inside that distance). The pull is bounded by the one that
+/// closes the contact's gap alone: overdetermined sets of closed contacts (a lattice of touching
+/// grains, the corners of a rotating face) have no exact solution, and an unbounded pull would
+/// let Gauss–Seidel drift without limit.
+/// Velocities are not changed, so the correction adds no kinetic energy; its translation moves
+/// no centre of mass of the bodies a contact joins (Σ_b m_b Δx_b = 0 for a contact between two
+/// movable bodies), so potential energy changes only at contacts with fixed and driven bodies.
+///
+/// The problem is solved by projected Gauss–Seidel over the normal rows in contact order
+/// (sequential, so deterministic for any thread count), from P = 0, until no sweep changes a
+/// γ_α by more than `tolerance` [m], or `max_sweeps`. W is singular for redundant contacts (the
+/// corners of a face on a face); the component of P in its null space does not move any body
+/// (null W = null Hᵀ).
+///
+/// Contacts with an FFR, TL or linear side are not projected (P = 0): their W includes the
+/// deformation (contact_jacobian.hpp eq. (6)), which a pose correction cannot follow.
+///
+/// References: [Acary 2013] Projected event-capturing time-stepping schemes for nonsmooth
+///             mechanical systems with unilateral contact and Coulomb's friction, CMAME 256.
+
+#include "solvers/delassus.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <vector>
+
+namespace nscd {
+
+/// How a contact's row enters eq. (3).
+enum class ProjectedRow : std::uint8_t {
+  Skipped,     // P = 0 (a deformable side)
+  Unilateral,  // 0 ≤ γ ⊥ P ≥ 0
+  Closed,      // 0 ≤ γ ⊥ P − P̲ ≥ 0, P̲ = −max(g⁺, 0) / W_αα: may pull the contact closed
+};
+
+struct ProjectionResult {
+  int sweeps = 0;
+  double change = 0;  // largest change of a γ_α in the last sweep [m]
+};
+
+/// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows of W.
+/// @pre gap_end.size() == rows.size() == W.nc().
+ProjectionResult project_gaps(const solvers::DelassusMatrix& W, const Eigen::VectorXd& gap_end,
+                              const std::vector<ProjectedRow>& rows, double tolerance, int max_sweeps,
+                              Eigen::VectorXd& P);
+
+}  // namespace nscd
