@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   std::printf("threads          %d\n", n_threads);
   std::printf("steps            %ld (+%ld warm-up), h = %g s\n", steps, warmup, m.step.h);
   std::printf("time per step    %.4f ms  (%.0f steps/s)\n", per_step_ms, n / wall);
+  std::printf("  free motion    %.4f ms\n", 1e3 * ws.timings.free_motion / n);
   std::printf("  detection      %.4f ms\n", 1e3 * ws.timings.detection / n);
   std::printf("  assembly       %.4f ms\n", 1e3 * ws.timings.assembly / n);
   std::printf("  solve          %.4f ms\n", 1e3 * ws.timings.solve / n);
