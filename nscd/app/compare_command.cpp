@@ -80,7 +80,7 @@ void print_table(const io::RunOutput& a, const io::RunOutput& b, const std::vect
     std::printf("%-*s  %10.4g  %10.4g  %8s\n", stage_width, rate.name.c_str(), rate.a, rate.b, r_text.c_str());
   }
   for (const auto& [label, run] : {std::pair{"A", &a}, std::pair{"B", &b}})
-    if (run->stage_seconds.front().first != "free_motion")
+    if (!has_free_motion(*run))
       std::printf("%s's run.json has no free_motion stage (an older nscd counted it in detection): the free motion "
                   "of both runs is counted in detection\n",
                   label);

@@ -53,11 +53,6 @@ void compare_histories(const std::string& quantity, const std::vector<io::Histor
 
 using Stages = std::vector<std::pair<std::string, double>>;
 
-bool has_free_motion(const io::RunOutput& run) {
-  return std::any_of(run.stage_seconds.begin(), run.stage_seconds.end(),
-                     [](const auto& stage) { return stage.first == "free_motion"; });
-}
-
 // the stages with free_motion counted in detection, as older run.json files (without a
 // free_motion stage) count it; detection is then named "free_motion+detection"
 Stages free_motion_in_detection(const Stages& stages) {
@@ -116,6 +111,11 @@ std::vector<HistoryDifference> compare_runs(const io::RunOutput& a, const io::Ru
   compare_histories("body", displacements(a.bodies), displacements(b.bodies), a.dir / "bodies.csv",
                     b.dir / "bodies.csv", rows);
   return rows;
+}
+
+bool has_free_motion(const io::RunOutput& run) {
+  return std::any_of(run.stage_seconds.begin(), run.stage_seconds.end(),
+                     [](const auto& stage) { return stage.first == "free_motion"; });
 }
 
 std::vector<WallTimeRate> wall_time_rates(const io::RunOutput& a, const io::RunOutput& b) {

@@ -59,6 +59,10 @@ struct WallTimeRate {
   double a = 0, b = 0;
 };
 
+/// Whether the run's run.json times the free motion as a stage of its own (older files count it
+/// in detection).
+bool has_free_motion(const io::RunOutput& run);
+
 /// The total wall time and each stage's of A and B, divided by the simulated time of each run.
 /// When one run.json has no free_motion stage (older files, whose detection included the free
 /// motion), the other run's free_motion is added to its detection too, in a row named
