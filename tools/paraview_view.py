@@ -166,6 +166,13 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
 
     reader = pv.PVDReader(registrationName=os.path.basename(pvd), FileName=pvd)
 
+    def show_in_colour(source, view, colour):
+        """source shown in view in one colour, no array mapped; its display."""
+        shown = pv.Show(source, view)
+        shown.ColorArrayName = ["POINTS", ""]
+        shown.AmbientColor = shown.DiffuseColor = colour
+        return shown
+
     def part(kind):
         """One kind of file of the collection, as one dataset."""
         block = pv.ExtractBlock(registrationName=f"{kind} block", Input=reader,
@@ -228,10 +235,7 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
 
     if fixed:
-        shown_fixed = pv.Show(fixed, view)
-        shown_fixed.ColorArrayName = ["POINTS", ""]
-        shown_fixed.AmbientColor = shown_fixed.DiffuseColor = FIXED_COLOUR
-        shown_fixed.Opacity = BODY_OPACITY
+        show_in_colour(fixed, view, FIXED_COLOUR).Opacity = BODY_OPACITY
 
     if contacts and typical_force > 0:
         arrows = pv.Glyph(registrationName="contact forces", Input=contacts, GlyphType="Arrow")
@@ -252,9 +256,7 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
         status_bar.TitleColor = status_bar.LabelColor = [0, 0, 0]
 
     if joints:
-        shown_joints = pv.Show(joints, view)
-        shown_joints.ColorArrayName = ["POINTS", ""]
-        shown_joints.AmbientColor = shown_joints.DiffuseColor = JOINT_COLOUR
+        shown_joints = show_in_colour(joints, view, JOINT_COLOUR)
         shown_joints.LineWidth = 4.0
         shown_joints.RenderLinesAsTubes = 1
 
