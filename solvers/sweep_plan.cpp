@@ -7,12 +7,6 @@
 #include <utility>
 
 namespace nscd::solvers::detail {
-namespace {
-
-// contacts per task of renumbered()
-constexpr int kRenumberGrain = 256;
-
-}  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
   NSCD_DEMAND(chunk_size >= 1);
@@ -55,41 +49,6 @@ SweepPlan index_order_plan(int nc) {
   return plan;
 }
 
-FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order) {
-  const int nc = p.nc();
-  NSCD_DEMAND(static_cast<int>(order.size()) == nc);
-  std::vector<int> position(nc);
-  for (int k = 0; k < nc; ++k) position[order[k]] = k;
-  std::vector<Eigen::Matrix3d> diag(nc);
-  std::vector<int> row_start(nc + 1, 0);
-  for (int k = 0; k < nc; ++k)
-    row_start[k + 1] = row_start[k] + static_cast<int>(p.W.row_cols_end(order[k]) - p.W.row_cols_begin(order[k]));
-  std::vector<int> cols(row_start[nc]);
-  std::vector<Eigen::Matrix3d> blocks(row_start[nc]);
-  FrictionProblem out;
-  out.q.resize(3 * nc);
-  out.mu.resize(nc);
-  // rows independently (each writes its own slice), columns sorted by their new index
-  tbb::parallel_for(tbb::blocked_range<int>(0, nc, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
-    std::vector<std::pair<int, const Eigen::Matrix3d*>> row;
-    for (int k = range.begin(); k < range.end(); ++k) {
-      const int i = order[k];
-      diag[k] = p.W.diag(i);
-      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
-      out.mu(k) = p.mu(i);
-      row.clear();
-      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { row.push_back({position[j], &block}); });
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t e = 0; e < row.size(); ++e) {
-        cols[row_start[k] + e] = row[e].first;
-        blocks[row_start[k] + e] = *row[e].second;
-      }
-    }
-  });
-  out.W = DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols), std::move(blocks));
-  return out;
-}
-
 const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& plan, FrictionProblem& storage) {
   if (!plan.renumbers()) return p;
   storage = renumbered(p, plan.coloring.order);
@@ -109,3 +68,53 @@ void from_order(const Eigen::VectorXd& y, const std::vector<int>& order, int siz
 }
 
 }  // namespace nscd::solvers::detail
+
+namespace nscd::solvers {
+namespace {
+
+// contacts per task of renumbered()
+constexpr int kRenumberGrain = 256;
+
+}  // namespace
+
+FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order) {
+  const int nc = p.nc(), n = static_cast<int>(order.size());
+  NSCD_DEMAND(n <= nc);
+  std::vector<int> position(nc, -1);  // −1: a contact left out
+  for (int k = 0; k < n; ++k) position[order[k]] = k;
+  std::vector<Eigen::Matrix3d> diag(n);
+  std::vector<int> row_start(n + 1, 0);
+  for (int k = 0; k < n; ++k) {
+    int kept = 0;
+    p.W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d&) { kept += position[j] >= 0 ? 1 : 0; });
+    row_start[k + 1] = row_start[k] + kept;
+  }
+  std::vector<int> cols(row_start[n]);
+  std::vector<Eigen::Matrix3d> blocks(row_start[n]);
+  FrictionProblem out;
+  out.q.resize(3 * n);
+  out.mu.resize(n);
+  // rows independently (each writes its own slice), columns sorted by their new index
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
+    std::vector<std::pair<int, const Eigen::Matrix3d*>> row;
+    for (int k = range.begin(); k < range.end(); ++k) {
+      const int i = order[k];
+      diag[k] = p.W.diag(i);
+      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
+      out.mu(k) = p.mu(i);
+      row.clear();
+      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) {
+        if (position[j] >= 0) row.push_back({position[j], &block});
+      });
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t e = 0; e < row.size(); ++e) {
+        cols[row_start[k] + e] = row[e].first;
+        blocks[row_start[k] + e] = *row[e].second;
+      }
+    }
+  });
+  out.W = DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols), std::move(blocks));
+  return out;
+}
+
+}  // namespace nscd::solvers

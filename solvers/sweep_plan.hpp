@@ -26,6 +26,15 @@
 
 #include <vector>
 
+namespace nscd::solvers {
+
+/// p with its contacts renumbered: contact k of the result is contact order[k] of p (W's rows
+/// and columns, q, μ), the blocks of a row in increasing new column; contacts not in order are
+/// left out (a sub-problem). @pre order holds distinct contacts of p.
+FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
+
+}  // namespace nscd::solvers
+
 namespace nscd::solvers::detail {
 
 /// The order of a sweep: the colours of W, each cut into chunks of consecutive positions of
@@ -46,10 +55,6 @@ SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
 
 /// The sequential sweep in index order: one group of one chunk holding every contact.
 SweepPlan index_order_plan(int nc);
-
-/// p with its contacts renumbered: contact k of the result is contact order[k] of p (W's rows
-/// and columns, q, μ), the blocks of a row in increasing new column. @pre order is a permutation.
-FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order);
 
 /// p in the order of plan: renumbered(p, plan.coloring.order) into storage when plan.renumbers()
 /// (returning storage), else p itself, not copied.

@@ -5,6 +5,7 @@
 
 #include "solvers/error_measure.hpp"
 #include "solvers/stick_prediction.hpp"
+#include "solvers/sweep_plan.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -275,37 +276,18 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
 // and the other contacts would take huge impulses to balance the pull.
 void stick_start(StepWorkspace& ws) {
   const int nc = ws.problem.nc();
-  std::vector<int> index(nc, -1);  // row of contact i in the sub-problem
-  int n = 0;
+  std::vector<int> activated;  // the sub-problem's contacts, in index order
   for (int i = 0; i < nc; ++i)
-    if (ws.gap_rows[i] == 0) index[i] = n++;
-  if (n == nc) {
+    if (ws.gap_rows[i] == 0) activated.push_back(i);
+  if (static_cast<int>(activated.size()) == nc) {
     if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.problem)) ws.r0 = std::move(*r);
     return;
   }
-  solvers::FrictionProblem sub;
-  std::vector<Eigen::Matrix3d> diag, blocks;
-  std::vector<int> row_start{0}, cols;
-  sub.q.resize(3 * n);
-  sub.mu.resize(n);
-  for (int i = 0; i < nc; ++i) {
-    if (index[i] < 0) continue;
-    diag.push_back(ws.problem.W.diag(i));
-    ws.problem.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) {
-      if (index[j] < 0) return;
-      cols.push_back(index[j]);
-      blocks.push_back(block);
-    });
-    row_start.push_back(static_cast<int>(cols.size()));
-    sub.q.segment<3>(3 * index[i]) = ws.problem.q.segment<3>(3 * i);
-    sub.mu[index[i]] = ws.problem.mu[i];
-  }
-  sub.W = solvers::DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols),
-                                                   std::move(blocks));
-  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(sub);
+  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(ws.problem, activated));
   if (!r) return;
-  for (int i = 0; i < nc; ++i)
-    ws.r0.segment<3>(3 * i) = index[i] < 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(r->segment<3>(3 * index[i]));
+  ws.r0.setZero(3 * nc);
+  for (std::size_t k = 0; k < activated.size(); ++k)
+    ws.r0.segment<3>(3 * activated[k]) = r->segment<3>(3 * static_cast<Eigen::Index>(k));
 }
 
 // initial impulses: last step's impulse of the same contact (same bodies, point within a small

@@ -176,7 +176,7 @@ TEST(ContactColoring, EmptyProblemHasNoColour) {
 TEST(ParallelNlgs, RenumberedProblemIsTheSameProblem) {
   const FrictionProblem p = grid_problem(20, 20, 5);
   const std::vector<int> order = color_contacts(p.W).order;
-  const FrictionProblem renumbered = detail::renumbered(p, order);
+  const FrictionProblem renumbered = nscd::solvers::renumbered(p, order);
   // W' = Π W Πᵀ, q' = Π q, μ' = Π μ for the permutation Π of order: the same blocks, moved
   const Eigen::MatrixXd W = p.W.to_dense(), W_renumbered = renumbered.W.to_dense();
   for (int k = 0; k < p.nc(); ++k) {
@@ -195,7 +195,7 @@ TEST(ParallelNlgs, ColoredSweepEqualsSequentialSweepInColourOrderIterationByIter
   const detail::SweepPlan plan = detail::make_sweep_plan(p0.W);
   ASSERT_TRUE(has_parallel_color(plan));
   ASSERT_TRUE(plan.renumbers());
-  const FrictionProblem p = detail::renumbered(p0, plan.coloring.order);
+  const FrictionProblem p = renumbered(p0, plan.coloring.order);
   const std::vector<detail::LocalProblem> local = local_problems(p);
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
   for (const int threads : {1, 2}) {
@@ -213,7 +213,7 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   // solve_nlgs with k sweeps (tolerance 0) returns the r of k reference sweeps, for k = 1 … 5
   const FrictionProblem p = grid_problem(40, 40, 3);
   const std::vector<int> order = color_contacts(p.W).order;
-  const FrictionProblem renumbered = detail::renumbered(p, order);
+  const FrictionProblem renumbered = nscd::solvers::renumbered(p, order);
   const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p.nc());
   NlgsOptions options;
@@ -270,7 +270,7 @@ TEST(ParallelNlgs, FclibProblemIsBitwiseEqualWithOneTwoAndFourThreads) {
   detail::SweepPlan plan = detail::make_sweep_plan(p->W, 2);
   plan.min_parallel_chunks = 2;
   ASSERT_TRUE(plan.renumbers());
-  const FrictionProblem renumbered = detail::renumbered(*p, plan.coloring.order);
+  const FrictionProblem renumbered = nscd::solvers::renumbered(*p, plan.coloring.order);
   const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p->nc());

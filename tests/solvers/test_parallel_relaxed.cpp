@@ -88,7 +88,7 @@ TEST(ParallelRelaxed, LatticeIsColouredIntoParallelChunksAndSeveralBlocks) {
 
 TEST(ParallelRelaxed, CcpPgsSweepEqualsSequentialSweepOfRenumberedProblemIterationByIteration) {
   const detail::SweepPlan plan = detail::make_sweep_plan(lattice().W);
-  const FrictionProblem p = detail::renumbered(lattice(), plan.coloring.order);
+  const FrictionProblem p = renumbered(lattice(), plan.coloring.order);
   const Eigen::VectorXd s = Eigen::VectorXd::Constant(p.nc(), 0.01);
   const double omega = 1.2;
   for (const int threads : {1, 2}) {
@@ -106,7 +106,7 @@ TEST(ParallelRelaxed, CcpPgsSweepEqualsSequentialSweepOfRenumberedProblemIterati
 
 TEST(ParallelRelaxed, LcpPgsSweepEqualsSequentialSweepOfRenumberedProblemIterationByIteration) {
   const detail::SweepPlan plan = detail::make_sweep_plan(lattice().W);
-  const FrictionProblem p = detail::renumbered(lattice(), plan.coloring.order);
+  const FrictionProblem p = renumbered(lattice(), plan.coloring.order);
   const int k = 8;
   for (const int threads : {1, 2}) {
     Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
