@@ -44,11 +44,13 @@ constexpr double kTolerances[] = {1e-4, 1e-8};
 // iteration budgets per solver type (sweeps, Newton iterations, APGD steps, pivots)
 int budget(const sv::SolverOptions& o) {
   switch (o.type) {
+    case sv::SolverType::Auto:
     case sv::SolverType::Nlgs:
       return 20000;
     case sv::SolverType::Nsn:
       return 200;
     case sv::SolverType::Prox:
+    case sv::SolverType::VelocityProx:
       return 500;
     case sv::SolverType::Ccp:
       return 20000;

@@ -68,6 +68,7 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "CCP relaxation omega must be in (0, 2), got {}",
                     options.omega);
   SolverResult result;
+  result.stage = SolverType::Ccp;
   if (detail::start(p, r0, result)) return result;
   const char* name = options.method == CcpMethod::Apgd ? "ccp-apgd" : "ccp-pgs";
   // PGS sweeps in the order of a sweep plan, on the problem P renumbered in that order (p itself

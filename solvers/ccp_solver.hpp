@@ -38,7 +38,7 @@
 ///             and contact, ACM TOG 34(3); [De Saxcé & Feng 1998]; [Acary et al. 2018].
 
 #include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solver_result.hpp"
 
 #include <Eigen/Core>
 

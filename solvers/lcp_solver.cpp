@@ -52,6 +52,7 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
   NSCD_THROW_UNLESS(options.facets >= 3, "LCP needs at least 3 pyramid facets, got {}", options.facets);
   NSCD_THROW_UNLESS(options.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}", options.max_iterations);
   SolverResult result;
+  result.stage = SolverType::Lcp;
   if (detail::start(p, r0, result)) return result;
   const int nc = p.nc();
   const int k = options.facets;

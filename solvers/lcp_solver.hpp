@@ -34,7 +34,7 @@
 ///             linear complementarity problems, Nonlinear Dynamics 14; [Lemke 1965].
 
 #include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solver_result.hpp"
 #include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>

@@ -71,18 +71,6 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
 
 }  // namespace detail
 
-std::string_view to_string(SolverStatus status) {
-  switch (status) {
-    case SolverStatus::Converged:
-      return "converged";
-    case SolverStatus::MaxIterations:
-      return "max_iterations";
-    case SolverStatus::NonFinite:
-      return "non_finite";
-  }
-  return "unknown";
-}
-
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
   const int nc = p.nc();
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
@@ -93,6 +81,9 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
                     options.omega);
   NSCD_THROW_UNLESS(options.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}", options.max_iterations);
   NSCD_THROW_UNLESS(options.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}", options.min_iterations);
+  NSCD_THROW_UNLESS(options.stall_window >= 0 && options.stall_factor > 0.0 && options.stall_factor < 1.0,
+                    "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
+                    options.stall_factor);
   NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "friction coefficients must be ≥ 0");
 
   SolverResult result;
@@ -136,6 +127,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
+  int window_sweep = 0;  // the progress test's reference: sweep and full error
+  double window_error = 0.0;
   for (int s = 1; s <= options.max_iterations; ++s) {
     const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
     const double dr2 = norms.dr2;
@@ -162,6 +155,11 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
     if (result.error <= options.tolerance) {
       result.status = SolverStatus::Converged;
       break;
+    }
+    if (options.stall_window > 0 && (window_sweep == 0 || s - window_sweep >= options.stall_window)) {
+      if (window_sweep > 0 && result.error > options.stall_factor * window_error) break;
+      window_sweep = s;
+      window_error = result.error;
     }
   }
 

@@ -41,6 +41,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/local_solver.hpp"
+#include "solvers/solver_result.hpp"
 #include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
@@ -50,11 +51,6 @@
 
 namespace nscd::solvers {
 
-enum class SolverStatus { Converged, MaxIterations, NonFinite };
-
-/// Name for logs and output files: "converged", "max_iterations", "non_finite".
-std::string_view to_string(SolverStatus status);
-
 /// Options of solve_nlgs.
 struct NlgsOptions {
   int max_iterations = 1000;  // sweeps
@@ -62,24 +58,19 @@ struct NlgsOptions {
   double tolerance = 1e-6;    // on error_measure eq. (3), unitless
   double omega = 1.0;         // relaxation, in (0, 2)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
-};
-
-/// What every solver returns.
-struct SolverResult {
-  Eigen::VectorXd r;  // (3nc) impulses [N·s]
-  Eigen::VectorXd u;  // (3nc) u = W r + q [m/s]
-  SolverStatus status = SolverStatus::Converged;
-  int iterations = 0;   // sweeps done
-  double error = 0.0;   // error_measure eq. (3) of (r, u)
+  // progress test (0: none): the solve stops short, status MaxIterations, when the full error
+  // has not fallen below stall_factor × its value at least stall_window sweeps before
+  int stall_window = 0;       // sweeps
+  double stall_factor = 0.5;  // in (0, 1)
 };
 
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.
 /// Status NonFinite when W, q, μ or r0 hold a NaN or an infinity, or when r becomes non-finite;
-/// MaxIterations when the tolerance is not reached within options.max_iterations sweeps (then
-/// logged at debug level). Bitwise the same result for any number of threads (those of the
+/// MaxIterations when the tolerance is not reached within options.max_iterations sweeps, or when
+/// the progress test of stall_window stops the sweeps earlier (then logged at debug level). Bitwise the same result for any number of threads (those of the
 /// current TBB arena); allocates only before the sweeps.
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2)
-///         or if max_iterations < 0.
+///         if max_iterations < 0, stall_window < 0 or stall_factor ∉ (0, 1).
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0);
 
 namespace detail {

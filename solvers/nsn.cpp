@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
+#include "solvers/alart_curnier_projection.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
 
@@ -18,7 +19,6 @@ namespace detail {
 namespace {
 
 using Eigen::Matrix3d;
-using Eigen::Vector2d;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
@@ -26,27 +26,6 @@ using Eigen::VectorXd;
 constexpr double kFirstShift = 1e-12;
 constexpr double kShiftGrowth = 100.0;
 constexpr int kMaxShifts = 8;
-
-// P_i of eq. (2) at x and its derivative D = ∂P/∂x
-Vector3d ac_projection(const Vector3d& x, double mu, Matrix3d& D) {
-  D.setZero();
-  Vector3d p;
-  p(0) = std::max(x(0), 0.0);
-  if (x(0) > 0.0) D(0, 0) = 1.0;
-  const double radius = mu * p(0);
-  const Vector2d x_t = x.tail<2>();
-  const double norm_t = x_t.norm();
-  if (norm_t <= radius) {
-    p.tail<2>() = x_t;
-    D.bottomRightCorner<2, 2>().setIdentity();
-    return p;
-  }
-  const Vector2d e = x_t / norm_t;
-  p.tail<2>() = radius * e;
-  if (x(0) > 0.0) D.block<2, 1>(1, 0) = mu * e;
-  D.bottomRightCorner<2, 2>() = (radius / norm_t) * (Eigen::Matrix2d::Identity() - e * e.transpose());
-  return p;
-}
 
 // ρ_i of eq. (2) from the diagonal block shifted by σ
 Vector3d newton_rho(const Matrix3d& W, double sigma) {
@@ -102,12 +81,12 @@ Eigen::SparseMatrix<double> jacobian(const FrictionProblem& p, double sigma, con
 
 }  // namespace
 
-int nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifted, const NsnOptions& options,
-                int max_iterations, double phi_tolerance, bool stop_on_error, double error_tolerance, VectorXd& r,
-                bool& stalled) {
-  stalled = false;
+NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifted, const NsnOptions& options,
+                         int max_iterations, double phi_tolerance, bool stop_on_error, double error_tolerance,
+                         VectorXd& r) {
+  NewtonReport report;
   const int nc = p.nc();
-  if (nc == 0) return 0;
+  if (nc == 0) return report;
   std::vector<Vector3d> rho(static_cast<std::size_t>(nc));
   VectorXd rho_q(3 * nc);
   for (int i = 0; i < nc; ++i) {
@@ -123,7 +102,7 @@ int nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifte
   int it = 0;
   for (; it < max_iterations; ++it) {
     // stopping tests: ‖Φ‖ small, or the error of the unshifted problem
-    if (ev.phi.norm() <= phi_tolerance * std::max(phi_scale, r.norm())) break;
+    if (it > 0 && ev.phi.norm() <= phi_tolerance * std::max(phi_scale, r.norm())) break;
     if (stop_on_error && error_measure(p, r, p.W.apply(r) + p.q) <= error_tolerance) break;
 
     // Newton direction, eq. (4); a singular J is shifted by ε I
@@ -136,6 +115,7 @@ int nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifte
         analysed = true;
       }
       lu.factorize(J);
+      ++report.factorizations;
       if (lu.info() == Eigen::Success) {
         d = lu.solve(-ev.phi);
         if (lu.info() == Eigen::Success && d.allFinite()) break;
@@ -145,7 +125,7 @@ int nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifte
       shift = shift == 0.0 ? kFirstShift * diag_max : shift * kShiftGrowth;
     }
     if (d.size() == 0) {
-      stalled = true;
+      report.stalled = true;
       break;
     }
 
@@ -163,14 +143,15 @@ int nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd& q_shifte
       }
     }
     if (!r_try.allFinite()) {
-      stalled = true;
+      report.stalled = true;
       break;
     }
     r = r_try;
     std::swap(ev, trial);
-    if (!decreased) stalled = true;
+    if (!decreased) report.stalled = true;
   }
-  return it;
+  report.iterations = it;
+  return report;
 }
 
 }  // namespace detail
@@ -179,12 +160,14 @@ SolverResult solve_nsn(const FrictionProblem& p, const NsnOptions& options, cons
   detail::check_problem(p, "NSN");
   NSCD_THROW_UNLESS(options.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}", options.max_iterations);
   SolverResult result;
+  result.stage = SolverType::Nsn;
   if (detail::start(p, r0, result)) return result;
 
   // Newton until the error of eq. (3) reaches the tolerance (‖Φ‖ = 0 exactly is also a solution)
-  bool stalled = false;
-  result.iterations = detail::nsn_iterate(p, 0.0, p.q, options, options.max_iterations, 0.0, true,
-                                          options.tolerance, result.r, stalled);
+  const detail::NewtonReport newton =
+      detail::nsn_iterate(p, 0.0, p.q, options, options.max_iterations, 0.0, true, options.tolerance, result.r);
+  result.iterations = newton.iterations;
+  result.factorizations = newton.factorizations;
   detail::finish(p, options.tolerance, "nsn", result);
   return result;
 }

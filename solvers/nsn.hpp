@@ -31,7 +31,7 @@
 ///             Topics in Nonsmooth Dynamics, Springer.
 
 #include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solver_result.hpp"
 
 #include <Eigen/Core>
 
@@ -53,13 +53,19 @@ SolverResult solve_nsn(const FrictionProblem& p, const NsnOptions& options, cons
 
 namespace detail {
 
+/// What nsn_iterate did.
+struct NewtonReport {
+  int iterations = 0;      // Newton iterations
+  int factorizations = 0;  // sparse LU factorisations (more than iterations where J needed a shift)
+  bool stalled = false;    // the line search failed to decrease ‖Φ‖, or J could not be factorised
+};
+
 /// Newton on the shifted problem (1) from r (updated in place): at most max_iterations
 /// iterations, stopping when ‖Φ‖ ≤ phi_tolerance · max(‖r‖, ‖ρ ∘ q'‖, tiny) or, if
-/// stop_on_error, when error_measure of the unshifted p at r is ≤ error_tolerance. Returns the
-/// number of iterations done; `stalled` tells whether the line search failed to decrease ‖Φ‖.
-int nsn_iterate(const FrictionProblem& p, double sigma, const Eigen::VectorXd& q_shifted, const NsnOptions& options,
-                int max_iterations, double phi_tolerance, bool stop_on_error, double error_tolerance,
-                Eigen::VectorXd& r, bool& stalled);
+/// stop_on_error, when error_measure of the unshifted p at r is ≤ error_tolerance.
+NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const Eigen::VectorXd& q_shifted,
+                         const NsnOptions& options, int max_iterations, double phi_tolerance, bool stop_on_error,
+                         double error_tolerance, Eigen::VectorXd& r);
 
 }  // namespace detail
 }  // namespace nscd::solvers

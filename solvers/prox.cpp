@@ -26,6 +26,7 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
                         options.sigma_decrease < 1.0,
                     "PROX needs sigma_initial, sigma_min > 0 and sigma_decrease in (0, 1)");
   SolverResult result;
+  result.stage = SolverType::Prox;
   if (detail::start(p, r0, result)) return result;
   const int nc = p.nc();
   if (nc == 0) {
@@ -47,18 +48,19 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
     const Eigen::VectorXd q_shifted = p.q - sigma * result.r;
     const int budget = std::min(options.inner_max_iterations, options.max_iterations - result.iterations);
     const double inner_tolerance = std::max(kInnerFloor, kInnerFraction * error);
-    bool stalled = false;
     Eigen::VectorXd r = result.r;
-    const int done = detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true,
-                                         options.tolerance, r, stalled);
+    const detail::NewtonReport newton =
+        detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true, options.tolerance, r);
+    const int done = newton.iterations;
     result.iterations += std::max(done, 1);
+    result.factorizations += newton.factorizations;
     if (!r.allFinite()) break;
     result.r = r;
     error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
     nscd::logger().trace("prox: σ {:.3e}, {} Newton iterations, error {:.3e}", sigma, done, error);
 
     // σ smaller after a solved step (faster outer contraction), larger after a failed one
-    const bool solved = !stalled && done < budget;
+    const bool solved = !newton.stalled && done < budget;
     sigma = solved ? std::max(sigma * options.sigma_decrease, sigma_min)
                    : sigma / (options.sigma_decrease * options.sigma_decrease);
   }

@@ -24,7 +24,6 @@
 ///             Control Optim. 14(5).
 
 #include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
 #include "solvers/nsn.hpp"
 
 #include <Eigen/Core>

@@ -1,26 +1,18 @@
 #include "solvers/solve.hpp"
 
+#include "nscd/core/error.hpp"
+
 namespace nscd::solvers {
 
-std::string_view to_string(SolverType type) {
-  switch (type) {
-    case SolverType::Nlgs:
-      return "nlgs";
-    case SolverType::Nsn:
-      return "nsn";
-    case SolverType::Prox:
-      return "prox";
-    case SolverType::Ccp:
-      return "ccp";
-    case SolverType::Lcp:
-      return "lcp";
-  }
-  return "unknown";
-}
-
-SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0) {
+SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
+                   const BodyCoupling* coupling) {
   if (p.nc() == 0) return SolverResult{};  // nothing to solve: converged after no iteration
   switch (options.type) {
+    case SolverType::Auto:
+      return solve_auto(p, options.automatic, r0, coupling);
+    case SolverType::VelocityProx:
+      NSCD_THROW_UNLESS(coupling != nullptr, "the velocity PROX solver needs the bodies of the problem");
+      return solve_velocity_prox(p, *coupling, options.velocity_prox, r0);
     case SolverType::Nlgs:
       return solve_nlgs(p, options.nlgs, r0);
     case SolverType::Nsn:
@@ -37,6 +29,10 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
 
 void set_stopping(SolverOptions& options, double tolerance, int max_iterations) {
   switch (options.type) {
+    case SolverType::Auto:
+      options.automatic.tolerance = tolerance;
+      options.automatic.max_iterations = max_iterations;
+      break;
     case SolverType::Nlgs:
       options.nlgs.tolerance = tolerance;
       options.nlgs.max_iterations = max_iterations;
@@ -48,6 +44,10 @@ void set_stopping(SolverOptions& options, double tolerance, int max_iterations) 
     case SolverType::Prox:
       options.prox.tolerance = tolerance;
       options.prox.max_iterations = max_iterations;
+      break;
+    case SolverType::VelocityProx:
+      options.velocity_prox.tolerance = tolerance;
+      options.velocity_prox.max_iterations = max_iterations;
       break;
     case SolverType::Ccp:
       options.ccp.tolerance = tolerance;
@@ -62,12 +62,16 @@ void set_stopping(SolverOptions& options, double tolerance, int max_iterations) 
 
 double tolerance(const SolverOptions& options) {
   switch (options.type) {
+    case SolverType::Auto:
+      return options.automatic.tolerance;
     case SolverType::Nlgs:
       return options.nlgs.tolerance;
     case SolverType::Nsn:
       return options.nsn.tolerance;
     case SolverType::Prox:
       return options.prox.tolerance;
+    case SolverType::VelocityProx:
+      return options.velocity_prox.tolerance;
     case SolverType::Ccp:
       return options.ccp.tolerance;
     case SolverType::Lcp:
@@ -78,12 +82,16 @@ double tolerance(const SolverOptions& options) {
 
 int max_iterations(const SolverOptions& options) {
   switch (options.type) {
+    case SolverType::Auto:
+      return options.automatic.max_iterations;
     case SolverType::Nlgs:
       return options.nlgs.max_iterations;
     case SolverType::Nsn:
       return options.nsn.max_iterations;
     case SolverType::Prox:
       return options.prox.max_iterations;
+    case SolverType::VelocityProx:
+      return options.velocity_prox.max_iterations;
     case SolverType::Ccp:
       return options.ccp.max_iterations;
     case SolverType::Lcp:
@@ -94,6 +102,7 @@ int max_iterations(const SolverOptions& options) {
 
 const std::vector<SolverVariant>& solver_variants() {
   static const std::vector<SolverVariant> variants{
+      {"auto", "nonlinear Gauss-Seidel while it progresses, then proximal Newton from its result"},
       {"nlgs", "nonlinear Gauss-Seidel, Alart-Curnier local solver (= nlgs-ac)"},
       {"nlgs-ac", "nonlinear Gauss-Seidel, Alart-Curnier local Newton"},
       {"nlgs-jm", "nonlinear Gauss-Seidel, Jean-Moreau local Newton"},
@@ -113,7 +122,9 @@ const std::vector<SolverVariant>& solver_variants() {
 
 std::optional<SolverOptions> solver_options_from_name(std::string_view name) {
   SolverOptions o;
-  if (name == "nlgs" || name == "nlgs-ac") {
+  if (name == "auto") {
+    o.type = SolverType::Auto;
+  } else if (name == "nlgs" || name == "nlgs-ac") {
     o.type = SolverType::Nlgs;
   } else if (name == "nlgs-jm") {
     o.type = SolverType::Nlgs;

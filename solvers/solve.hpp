@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// One entry point for the solver family on (W, q, μ) (friction_problem.hpp): the exact
+/// One entry point for the solver family on (W, q, μ) (friction_problem.hpp): the default policy
+/// `auto` (auto_solver.hpp: NLGS, then PROX where NLGS stalls); the exact
 /// Signorini–Coulomb solvers NLGS (nlgs.hpp, with the local solvers of local_solver.hpp), NSN
 /// (nsn.hpp) and PROX (prox.hpp); Anitescu's CCP with or without the correction that makes it
 /// exact (ccp_solver.hpp); the k-facet pyramid LCP (lcp_solver.hpp). Every solver returns a
@@ -13,6 +14,7 @@
 ///
 /// References: see the headers of each solver.
 
+#include "solvers/auto_solver.hpp"
 #include "solvers/ccp_solver.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/lcp_solver.hpp"
@@ -29,17 +31,14 @@
 
 namespace nscd::solvers {
 
-enum class SolverType { Nlgs, Nsn, Prox, Ccp, Lcp };
-
-/// "nlgs", "nsn", "prox", "ccp", "lcp".
-std::string_view to_string(SolverType type);
-
 /// The solver to run and the options of each (only those of `type` are used).
 struct SolverOptions {
-  SolverType type = SolverType::Nlgs;
+  SolverType type = SolverType::Auto;
+  AutoOptions automatic;
   NlgsOptions nlgs;
   NsnOptions nsn;
   ProxOptions prox;
+  VelocityProxOptions velocity_prox;
   CcpOptions ccp;
   LcpOptions lcp;
 };
@@ -47,7 +46,11 @@ struct SolverOptions {
 /// Runs the solver options.type on p from r0 (warm start; wrong size: zero). A problem without
 /// contacts is returned converged, with no iteration and error 0, whatever the solver.
 /// @throws nscd::InputError as the solver called does (wrong sizes, μ < 0, options out of range).
-SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0);
+/// coupling, if not null, is p's body form (body_coupling.hpp): auto then runs its second stage on
+/// it, and VelocityProx needs it.
+/// @throws nscd::InputError also for VelocityProx without coupling.
+SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
+                   const BodyCoupling* coupling = nullptr);
 
 /// Sets the tolerance (unitless, on the solver's stopping measure) and the iteration budget of
 /// the solver options.type (sweeps, Newton iterations, APGD steps or pivots, see its options).
@@ -64,7 +67,7 @@ struct SolverVariant {
 };
 
 /// Every name solver_options_from_name accepts, in the order of docs/commands.md:
-/// nlgs, nlgs-ac, nlgs-jm, nlgs-dsfp, nsn, prox, ccp, ccp-apgd, ccp-pgs, ccp-pgs-corrected,
+/// auto, nlgs, nlgs-ac, nlgs-jm, nlgs-dsfp, nsn, prox, ccp, ccp-apgd, ccp-pgs, ccp-pgs-corrected,
 /// lcp, lcp-lemke, lcp-pgs.
 const std::vector<SolverVariant>& solver_variants();
 

@@ -5,7 +5,7 @@
 /// error_measure.hpp eq. (3), status Converged when that error is below the tolerance.
 
 #include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
+#include "solvers/solver_result.hpp"
 
 #include <Eigen/Core>
 

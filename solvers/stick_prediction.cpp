@@ -2,6 +2,7 @@
 
 #include "nscd/core/logger.hpp"
 #include "solvers/error_measure.hpp"
+#include "solvers/sparse_delassus.hpp"
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -16,20 +17,6 @@ namespace {
 constexpr double kRegularisation = 1e-8;
 constexpr int kProximalIterations = 4;
 
-using SparseMatrix = Eigen::SparseMatrix<double>;
-
-// Eigen's LDLᵀ with the price of its factorisation, known after the symbolic analysis
-class PricedLdlt : public Eigen::SimplicialLDLT<SparseMatrix> {
- public:
-  // Σ_k c_k² over the column counts c_k of L (valid after analyzePattern)
-  double factorisation_operations() const {
-    double operations = 0;
-    for (Eigen::Index k = 0; k < m_nonZerosPerCol.size(); ++k)
-      operations += static_cast<double>(m_nonZerosPerCol[k]) * static_cast<double>(m_nonZerosPerCol[k]);
-    return operations;
-  }
-};
-
 }  // namespace
 
 std::optional<Eigen::VectorXd> stick_prediction(const FrictionProblem& p, double max_operations) {
@@ -42,33 +29,18 @@ std::optional<Eigen::VectorXd> stick_prediction(const FrictionProblem& p, double
     return std::nullopt;
   }
 
-  // W + ε I as a sparse matrix (lower triangle suffices for LDLᵀ; both halves are given)
+  // W + ε I, the price of its factorisation, then eq. (2) from r = 0, then eq. (3)
   double trace = 0;
   for (int i = 0; i < nc; ++i) trace += p.W.diag(i).trace();
-  const double epsilon = kRegularisation * trace / static_cast<double>(n);
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(9 * static_cast<std::size_t>(nc + p.W.n_offdiag()));
-  auto add_block = [&](int i, int j, const Eigen::Matrix3d& block) {
-    for (int k = 0; k < 3; ++k)
-      for (int l = 0; l < 3; ++l) entries.emplace_back(3 * i + k, 3 * j + l, block(k, l));
-  };
-  for (int i = 0; i < nc; ++i) {
-    add_block(i, i, p.W.diag(i) + epsilon * Eigen::Matrix3d::Identity());
-    p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { add_block(i, j, block); });
-  }
-  SparseMatrix A(n, n);
-  A.setFromTriplets(entries.begin(), entries.end());
-
-  // the price, then eq. (2) from r = 0, then eq. (3)
-  PricedLdlt ldlt;
-  ldlt.analyzePattern(A);
-  const double operations = ldlt.factorisation_operations();
+  const Eigen::SparseMatrix<double> A = detail::to_sparse(p.W, kRegularisation * trace / static_cast<double>(n));
+  const double operations = detail::factorization_operations(A);
   if (operations > max_operations) {
     nscd::logger().debug("stick prediction skipped: its factorisation would take {:.3g} operations ({} contacts)",
                          operations, nc);
     return std::nullopt;
   }
-  ldlt.factorize(A);
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
+  ldlt.compute(A);
   if (ldlt.info() != Eigen::Success) return r;
   for (int k = 0; k < kProximalIterations; ++k) r += ldlt.solve(-p.q - p.W.apply(r));
   if (!r.allFinite()) return Eigen::VectorXd::Zero(n);

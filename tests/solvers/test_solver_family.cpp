@@ -37,18 +37,20 @@ const char* const kProblems[] = {
     "OneObject-i100000-316", "OneObject-i100000-499", "OneObject-i1028-138", "Spheres-i099-356-679",
     "local_problem_test", "nscd_wall_4x3_shaking_step750", "nscd_ffr_three_blocks_step3000"};
 
-const char* const kSolvers[] = {"nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected",
+const char* const kSolvers[] = {"auto", "nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected",
                                 "ccp-apgd", "ccp-pgs", "lcp-lemke", "lcp-pgs"};
 
 // iteration budgets (sweeps, Newton iterations, APGD steps, pivots) at 1e-4 and 1e-8: about twice
 // what the slowest passing case needs (Release build, bench_solvers), so that CI stays fast
 int budget(const SolverOptions& o, bool tight) {
   switch (o.type) {
+    case SolverType::Auto:  // NLGS sweeps (its Newton stage has its own budget)
     case SolverType::Nlgs:
       return tight ? 6000 : 2500;
     case SolverType::Nsn:
       return tight ? 100 : 60;
     case SolverType::Prox:
+    case SolverType::VelocityProx:
       return tight ? 200 : 100;
     case SolverType::Ccp:
       return tight ? 20000 : 6000;

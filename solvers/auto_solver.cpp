@@ -1,0 +1,67 @@
+#include "solvers/auto_solver.hpp"
+
+#include "nscd/core/logger.hpp"
+#include "solvers/sparse_delassus.hpp"
+#include "solvers/stick_prediction.hpp"
+
+#include <cmath>
+#include <utility>
+
+namespace nscd::solvers {
+namespace {
+
+// whether stage 2's factorisations are affordable
+bool newton_affordable(const FrictionProblem& p, double max_operations) {
+  if (p.nc() > kStickPredictionMaxContacts) return false;
+  return detail::factorization_operations(detail::to_sparse(p.W, 0.0)) <= max_operations;
+}
+
+}  // namespace
+
+SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
+                        const BodyCoupling* coupling) {
+  NlgsOptions nlgs = options.nlgs;
+  nlgs.tolerance = options.tolerance;
+  nlgs.max_iterations = options.max_iterations;
+  nlgs.min_iterations = options.min_iterations;
+  nlgs.stall_window = options.stall_window;
+  nlgs.stall_factor = options.stall_factor;
+  SolverResult best = solve_nlgs(p, nlgs, r0);
+  if (best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
+  const int sweeps = best.iterations;
+
+  // NLGS stalled: Newton from its r, on the body form if given, else on the local form if affordable
+  SolverResult second;
+  if (coupling != nullptr) {
+    VelocityProxOptions vprox = options.velocity_prox;
+    vprox.tolerance = options.tolerance;
+    vprox.max_iterations = options.max_newton_iterations;
+    second = solve_velocity_prox(p, *coupling, vprox, best.r);
+  } else if (newton_affordable(p, options.max_factorization_operations)) {
+    ProxOptions prox = options.prox;
+    prox.tolerance = options.tolerance;
+    prox.max_iterations = options.max_newton_iterations;
+    second = solve_prox(p, prox, best.r);
+  }
+  if (second.r.size() > 0) {
+    nscd::logger().trace("auto: nlgs {} sweeps to {:.3e}, {} {} iterations to {:.3e}", sweeps, best.error,
+                         to_string(second.stage), second.iterations, second.error);
+    const int newton = second.iterations, factorizations = second.factorizations;
+    if (second.error <= best.error || !std::isfinite(best.error)) best = std::move(second);
+    best.iterations = sweeps + newton;
+    best.factorizations = factorizations;
+    if (best.status != SolverStatus::MaxIterations) return best;
+  }
+
+  // no Newton stage, or it stopped short: NLGS for the rest of its budget from the best r
+  nlgs.stall_window = 0;
+  nlgs.max_iterations = options.max_iterations - sweeps;
+  nlgs.min_iterations = 1;
+  SolverResult rest = solve_nlgs(p, nlgs, best.r);
+  if (rest.error > best.error && std::isfinite(best.error)) return best;
+  rest.iterations += best.iterations;
+  rest.factorizations = best.factorizations;
+  return rest;
+}
+
+}  // namespace nscd::solvers

@@ -1,0 +1,63 @@
+#pragma once
+/// @file
+/// The default solver policy `auto` on the problem of friction_problem.hpp: a first-order stage
+/// while it makes progress, then a second-order stage from its r.
+///
+///  Stage 1, NLGS (nlgs.hpp) from r0, with its progress test: the sweeps go on while the error
+///  (error_measure.hpp eq. (3)) falls by at least stall_factor every stall_window sweeps, and end
+///  at the tolerance or after max_iterations sweeps. A warm-started step of a structure at rest
+///  ends here after a sweep or two.
+///  Stage 2, only when stage 1 stopped short of the tolerance: the proximal point method from
+///  NLGS's r, on the bodies' velocities (velocity_prox.hpp) when the caller gives the problem's
+///  body form (rigid bodies), else on the local form (prox.hpp).
+///  Gauss–Seidel spreads a change of load a few contacts per sweep and stalls where redundant
+///  contacts (the corners of a face–face joint) make W singular; the proximal term σ I keeps
+///  Newton's Jacobian regular there, and Newton converges superlinearly near the solution
+///  [Acary, Brémond & Huber 2018, §5], in the spirit of the hybrid Gauss–Seidel/Newton of
+///  [Bertails-Descoubes, Cadoux, Daviet & Acary 2011].
+///
+/// On the local form, stage 2 needs sparse LU factorisations with the block pattern of W. Their
+/// price is estimated first (sparse_delassus.hpp eq. (2)); above max_factorization_operations, or
+/// above kStickPredictionMaxContacts contacts, NLGS goes on instead, up to max_iterations sweeps
+/// in all. The body form factorises 6 unknowns per body, and always runs. When stage 2 stops
+/// short of the tolerance, NLGS goes on from the better r of the two for the rest of its sweeps.
+/// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
+/// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
+///
+/// References: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
+///             formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics;
+///             [Bertails-Descoubes, Cadoux, Daviet, Acary 2011] A nonsmooth Newton solver for
+///             capturing exact Coulomb friction in fiber assemblies, ACM TOG 30(1).
+
+#include "solvers/body_coupling.hpp"
+#include "solvers/friction_problem.hpp"
+#include "solvers/nlgs.hpp"
+#include "solvers/prox.hpp"
+#include "solvers/solver_result.hpp"
+#include "solvers/velocity_prox.hpp"
+
+#include <Eigen/Core>
+
+namespace nscd::solvers {
+
+/// Options of solve_auto.
+struct AutoOptions {
+  double tolerance = 1e-8;   // on error_measure eq. (3), unitless
+  int max_iterations = 1000;  // NLGS sweeps of stage 1 (all sweeps when stage 2 cannot run)
+  int min_iterations = 1;     // NLGS sweeps before its stopping test may end stage 1
+  int stall_window = 16;      // stage 1's progress test (nlgs.hpp): the error must fall by
+  double stall_factor = 0.5;  // stall_factor every stall_window sweeps
+  int max_newton_iterations = 200;             // stage 2 budget (its max_iterations)
+  double max_factorization_operations = 2e9;  // price above which stage 2 is not run
+  NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
+  ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
+  VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
+};
+
+/// Solves p by the stages above from r0 (wrong size: zero); coupling, if not null, is p's body form. Status MaxIterations when neither
+/// stage reaches the tolerance; NonFinite on non-finite data or iterates.
+/// @throws nscd::InputError as solve_nlgs and solve_prox do (wrong sizes, μ < 0, options out of range).
+SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
+                        const BodyCoupling* coupling = nullptr);
+
+}  // namespace nscd::solvers

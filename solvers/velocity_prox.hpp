@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// Proximal point method on the frictional contact problem of rigid bodies, with semismooth
+/// Newton on the bodies' velocity change (body_coupling.hpp) as inner solver. With the anchor
+/// r_k of outer iteration k and ρ_i = 1 / σ_i per contact, σ_i = sigma · tr(W_ii)/3, the proximal
+/// problem (prox.hpp eq. (1), shift σ_i) in Alart–Curnier form with the step ρ_i = 1/σ_i reads
+///
+///  (1) r_i = P_i(r_k,i − ρ_i u_i),   u = H Δv + q,   M̂ Δv = Hᵀ r
+///
+/// (P_i the projection of alart_curnier_projection.hpp eq. (1)), since the shifted velocity
+/// u_i + σ_i (r_i − r_k,i) makes r_i cancel inside P_i. r is then a function of Δv, and (1) is
+///
+///  (2) F(Δv) = M̂ Δv − Hᵀ P(r_k − ρ ∘ (H Δv + q)) = 0,
+///  (3) J = M̂ + Σ_i ρ_i H_iᵀ D_i H_i    (D_i of alart_curnier_projection.hpp eq. (2)),
+///
+/// a system of 6 unknowns per body whatever the number of contacts, where the Newton of nsn.hpp
+/// factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
+/// backtracking on ψ = ½ Fᵀ M̂⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
+/// (or after inner_max_iterations), and its r becomes the next anchor. A fixed point r = r_k
+/// solves the Alart–Curnier equations, that is the Signorini–Coulomb problem itself. Where
+/// redundant contacts make W singular, J stays regular (M̂ is), and r converges to one of the
+/// equivalent solutions [Rockafellar 1976]. The returned r is that of the lowest error
+/// (error_measure.hpp eq. (3)) met, which is checked after every Newton step.
+///
+/// References: [Alart & Curnier 1991] CMAME 92; [Rockafellar 1976] Monotone operators and the
+///             proximal point algorithm, SIAM J. Control Optim. 14(5); [Acary, Brémond & Huber
+///             2018] On solving contact problems with Coulomb friction: formulations and numerical
+///             comparisons, §5 (the proximal method on the local form).
+
+#include "solvers/body_coupling.hpp"
+#include "solvers/friction_problem.hpp"
+#include "solvers/solver_result.hpp"
+
+#include <Eigen/Core>
+
+namespace nscd::solvers {
+
+/// Options of solve_velocity_prox.
+struct VelocityProxOptions {
+  double tolerance = 1e-8;         // on error_measure eq. (3), unitless
+  int max_iterations = 100;        // Newton iterations (one sparse LU factorisation each) and anchor updates
+  double sigma = 1e-3;             // σ_i relative to tr(W_ii)/3, > 0
+  int inner_max_iterations = 8;    // Newton iterations per proximal step
+  double inner_reduction = 1e-12;  // ψ ≤ inner_reduction · ψ(start of the step) ends a proximal step
+  double armijo = 1e-4;            // sufficient decrease of ψ, in (0, ½)
+  int max_halvings = 30;           // backtracking halvings before the smallest step is taken anyway
+};
+
+/// Solves p, whose body form is c (W = H M̂⁻¹ Hᵀ), by eqs. (1)–(3) from r0 (wrong size: zero).
+/// Status MaxIterations when the tolerance is not reached within options.max_iterations.
+/// @throws nscd::InputError if q, μ or c do not match p's contacts, some μ < 0, or sigma ≤ 0.
+SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c, const VelocityProxOptions& options,
+                                 const Eigen::VectorXd& r0);
+
+}  // namespace nscd::solvers
