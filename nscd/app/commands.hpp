@@ -35,7 +35,7 @@ int validate_command(const std::filesystem::path& scene);
 
 struct SolveOptions {
   std::filesystem::path problem;                  // FCLIB file, local or global
-  std::string solver = "nlgs";                    // a name of solvers::solver_variants()
+  std::string solver = "auto";                    // a name of solvers::solver_variants()
   double tolerance = 1e-4;                        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 10000;
   std::optional<std::filesystem::path> solution;  // where to write (r, u)

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scene", run.scene, "scene file (JSON)")->required();
   run_cmd->add_option("--out", out_dir, "output directory (default out/<scene name>)");
   run_cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
-                                            "override solver.type (nlgs|ccp|lcp|nsn|prox)");
+                                            "override solver.type (auto|nlgs|ccp|lcp|nsn|prox)");
   run_cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
                                             "switch every deformable body to this model (rigid|ffr|tl|linear)");
   run_cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; },
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   std::string solver_help = "solver:";
   for (const nscd::solvers::SolverVariant& v : nscd::solvers::solver_variants())
     solver_help += "\n  " + std::string(v.name) + ": " + std::string(v.description);
-  solve_cmd->add_option("--solver", solve.solver, solver_help)->default_val("nlgs");
+  solve_cmd->add_option("--solver", solve.solver, solver_help)->default_val("auto");
   solve_cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
   solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
   solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");

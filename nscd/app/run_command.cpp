@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace nscd::app {
@@ -169,6 +170,8 @@ int run_command(const RunOptions& o) {
 
   ProgressBar progress(m.n_steps, m.duration, o.progress);
   StepReport report;
+  std::map<std::string, long> stage_steps;  // steps with contacts, by the solver (stage) that finished them
+  long factorizations = 0;
   long newton_unconverged = 0, last_output = s.step, next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
@@ -193,7 +196,10 @@ int run_command(const RunOptions& o) {
                     s.t);
     out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                         report.max_penetration, report.solver_iterations, report.solver_error, report.inner_iterations,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+                        solvers::to_string(report.solver_stage), report.solver_factorizations});
+    if (report.n_contacts > 0) ++stage_steps[std::string(solvers::to_string(report.solver_stage))];
+    factorizations += report.solver_factorizations;
     // the step's contact problem and solution, replayable with `nscd solve` (a step without
     // contacts has no problem: FCLIB cannot store an empty one)
     if (scene.solver.dump_every && s.step % *scene.solver.dump_every == 0 && ws.problem.nc() > 0) {
@@ -233,6 +239,8 @@ int run_command(const RunOptions& o) {
   run["steps"] = s.step;
   run["simulated_time"] = s.t;
   run["non_converged_steps"] = non_converged;
+  run["solver_stages"] = stage_steps;
+  run["solver_factorizations"] = factorizations;
   run["max_penetration"] = {{"deepest", deepest},
                             {"time", deepest_time},
                             {"bound", bound ? nlohmann::json(*bound) : nlohmann::json(nullptr)},

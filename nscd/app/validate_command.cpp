@@ -69,7 +69,7 @@ int validate_command(const std::filesystem::path& scene_file) {
               m.output_every);
   std::printf("  solver: %s, tolerance %g, at most %d iterations", scene.solver.type.c_str(),
               solvers::tolerance(m.step.solver), solvers::max_iterations(m.step.solver));
-  if (scene.solver.type == "nlgs" && scene.solver.min_iterations > 1)
+  if ((scene.solver.type == "nlgs" || scene.solver.type == "auto") && scene.solver.min_iterations > 1)
     std::printf(", at least %d sweeps", scene.solver.min_iterations);
   std::printf("\n");
   if (!m.ffr_bodies.empty())

@@ -6,6 +6,7 @@
 #include "nscd/core/math.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nscd::io {
@@ -49,6 +50,8 @@ struct HistoryRow {
   double solver_error = 0;
   int inner_iterations = 0;
   double wall_seconds = 0;
+  std::string_view solver_stage = "nlgs";  // the solver that finished the step (auto: its stage)
+  int solver_factorizations = 0;           // sparse factorisations of the step's solve
 };
 
 /// One row of bodies.csv.

@@ -30,11 +30,11 @@ struct TimeSettings {
   std::optional<int> output_every;       // [steps]; neither given: every step
 };
 
-/// The values of solver.type (and of `nscd run --solver`): "nlgs", "ccp", "lcp", "nsn", "prox".
+/// The values of solver.type (and of `nscd run --solver`): "auto", "nlgs", "ccp", "lcp", "nsn", "prox".
 const std::vector<std::string>& solver_types();
 
 struct SolverSettings {
-  std::string type = "nlgs";      // nlgs | ccp | lcp | nsn | prox (solvers/solve.hpp)
+  std::string type = "auto";      // auto | nlgs | ccp | lcp | nsn | prox (solvers/solve.hpp)
   std::string local_solver = "alart_curnier";  // nlgs: alart_curnier | jean_moreau | de_saxce
   std::string ccp_method = "apgd";  // ccp: apgd | pgs
   bool correction = true;           // ccp: fixed point on s = μ‖u_T‖, exact Coulomb (false: CCP relaxation)
@@ -42,7 +42,7 @@ struct SolverSettings {
   std::string lcp_method = "auto";  // lcp: auto | lemke | pgs
   double tolerance = 1e-6;        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 1000;
-  int min_iterations = 1;         // nlgs: sweeps before the stopping test may end a step's solve
+  int min_iterations = 1;         // auto, nlgs: sweeps before the stopping test may end a step's solve
   double relaxation = 1.0;        // ω ∈ (0, 2)
   double inner_tolerance = 1e-6;  // FFR/TL inner loop
   int inner_max_iterations = 50;

@@ -49,7 +49,7 @@ void read_integrator(const Value& v, Scene& scene) {
 }  // namespace
 
 const std::vector<std::string>& solver_types() {
-  static const std::vector<std::string> types{"nlgs", "ccp", "lcp", "nsn", "prox"};
+  static const std::vector<std::string> types{"auto", "nlgs", "ccp", "lcp", "nsn", "prox"};
   return types;
 }
 

@@ -120,7 +120,8 @@ void mesh_probe(const ffr::FfrBody& f, const BodyModel& body, const io::Probe& i
 // the scene's solver section as options of solvers/solve.hpp (names checked by the reader)
 solvers::SolverOptions solver_options(const io::SolverSettings& in) {
   using solvers::SolverType;
-  static const std::map<std::string, SolverType> kTypes{{"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
+  static const std::map<std::string, SolverType> kTypes{{"auto", SolverType::Auto},
+                                                        {"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
                                                         {"prox", SolverType::Prox}, {"ccp", SolverType::Ccp},
                                                         {"lcp", SolverType::Lcp}};
   static const std::map<std::string, solvers::LocalSolverKind> kLocal{
@@ -134,6 +135,8 @@ solvers::SolverOptions solver_options(const io::SolverSettings& in) {
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
   o.nlgs.min_iterations = in.min_iterations;
+  o.automatic.nlgs = o.nlgs;
+  o.automatic.min_iterations = in.min_iterations;
   o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
   o.ccp.correction = in.correction;
   o.ccp.omega = in.relaxation;

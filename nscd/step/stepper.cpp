@@ -162,6 +162,25 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
   return u;
 }
 
+// the body form of the problem of rigid bodies (solvers/body_coupling.hpp): M̂_b = diag(m I, J_W)
+// with J_W the inverse of linearize's R̃ J_B⁻¹ R̃ᵀ, and the blocks G of each movable side
+void build_coupling(const Model& m, StepWorkspace& ws) {
+  solvers::BodyCoupling& c = ws.coupling;
+  c.mass.assign(m.nb(), solvers::Matrix66::Identity());
+  for (int b = 0; b < m.nb(); ++b) {
+    if (ws.movable[b] == 0) continue;
+    c.mass[b].topLeftCorner<3, 3>() = m.bodies[b].mass * Mat3::Identity();
+    c.mass[b].bottomRightCorner<3, 3>() = ws.free[b].inv_inertia_W.inverse();
+  }
+  c.body.resize(ws.jacobians.size());
+  c.G.resize(ws.jacobians.size());
+  for (std::size_t i = 0; i < ws.jacobians.size(); ++i)
+    for (int side = 0; side < 2; ++side) {
+      c.body[i][side] = ws.jacobians[i].movable[side] ? ws.jacobians[i].body[side] : -1;
+      c.G[i][side] = ws.jacobians[i].G[side];
+    }
+}
+
 // W of the active contacts at the current rotations
 void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<DeformablePoint>& points = ws.deformable_points;
@@ -240,9 +259,9 @@ int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWo
 
 // stage 5 with FE bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R, each
 // followed by the inner loop (solve_inner); returns the largest inner count. With NLGS an outer
-// iteration is one sweep, as in the paper; with the other solvers it is a full solve at the
-// current linearisation, and the loop stops when the impulses of the last solve already satisfy
-// the relinearised problem to the tolerance.
+// iteration is one sweep, as in the paper (also with auto, whose first stage is NLGS); with the
+// other solvers it is a full solve at the current linearisation, and the loop stops when the
+// impulses of the last solve already satisfy the relinearised problem to the tolerance.
 int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   Eigen::VectorXd r = ws.r0;
   int inner = solve_inner(m, s, r, ws);
@@ -250,7 +269,7 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
   if (ws.problem.nc() == 0) return inner;
   const double tolerance = solvers::tolerance(m.step.solver);
-  const bool sweeps = m.step.solver.type == solvers::SolverType::Nlgs;
+  const bool sweeps = m.step.solver.type == solvers::SolverType::Nlgs || m.step.solver.type == solvers::SolverType::Auto;
   solvers::SolverOptions outer = m.step.solver;
   if (sweeps) solvers::set_stopping(outer, tolerance, 1);
   for (int j = 1; j <= solvers::max_iterations(m.step.solver); ++j) {
@@ -491,7 +510,11 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   {
     ScopedTimer timer(&ws.timings.solve);
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
-    else ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
+    else if (m.step.solver.type != solvers::SolverType::Auto) ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
+    else {
+      build_coupling(m, ws);
+      ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0, &ws.coupling);
+    }
   }
   report.n_contacts = active_contacts(ws);
   for (const contact::ContactPoint& c : ws.active) report.max_penetration = std::max(report.max_penetration, -c.gap);
@@ -499,6 +522,8 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   report.solver_iterations = ws.result.iterations;
   report.solver_error = ws.result.error;
   report.solver_status = ws.result.status;
+  report.solver_stage = ws.result.stage;
+  report.solver_factorizations = ws.result.factorizations;
   if (ws.result.status == solvers::SolverStatus::NonFinite) {
     report.status = StepStatus::NonFinite;
     const int i = std::max(first_non_finite_contact(ws), 0);

@@ -56,6 +56,7 @@
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/tl_coupling.hpp"
+#include "solvers/body_coupling.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/nlgs.hpp"
 
@@ -79,12 +80,15 @@ struct StepReport {
   int n_contacts = 0;            // active contacts: activated by the predicted gap, or gap rows with r_n > 0
   double max_penetration = 0;    // [m] the deepest overlap −min(g, 0) over the contacts of the problem
                                  // (gap rows included), g their gaps at the start of the step (as detected)
-  int solver_iterations = 0;     // NLGS sweeps (FFR scenes: outer iterations of Algorithm 1)
+  int solver_iterations = 0;     // NLGS sweeps, plus Newton iterations with auto (FFR scenes: outer
+                                 // iterations of Algorithm 1)
   int inner_iterations = 0;      // FE scenes: the largest Rotator count or TL tangent factorisations of one
                                  // outer iteration
   double solver_error = 0;
   bool inner_converged = true;   // TL bodies: every Newton solve of the step met solver.inner_tolerance
   solvers::SolverStatus solver_status = solvers::SolverStatus::Converged;
+  solvers::SolverType solver_stage = solvers::SolverType::Nlgs;  // the solver that finished (auto: its stage)
+  int solver_factorizations = 0;  // sparse factorisations of the solve (Newton-type solvers)
   std::string message;           // set when status != Ok: which body or contact went bad
 };
 
@@ -105,6 +109,7 @@ struct StepWorkspace {
   std::vector<TlStepData> tl;                  // per TL or linear body
   std::vector<DeformablePoint> deformable_points;  // deformable sides of the active contacts
   solvers::FrictionProblem problem;
+  solvers::BodyCoupling coupling;          // the problem's body form (rigid scenes, solver auto)
   Eigen::VectorXd r0;
   solvers::SolverResult result;
   std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
