@@ -158,7 +158,7 @@ int run_command(const RunOptions& o) {
     logger().warn("t = {}: body \"{}\" (model {}) reaches a strain of {:.3g} % (largest principal strain over its "
                   "cells), beyond the 1 % where its small-strain model holds; model \"tl\" does not have this limit "
                   "(further occurrences are not reported)",
-                  s.t, m.bodies[worst.body].name, io::to_string(m.bodies[worst.body].scene_model), 100 * worst.strain);
+                  s.t, m.bodies[worst.body].name, to_string(m.bodies[worst.body].kind), 100 * worst.strain);
   };
 
   // the deepest overlap of the run's active contacts, the time of the state holding it (the start of its

@@ -41,7 +41,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   std::map<std::string, int> by_model;
   long dofs = 0;
   for (const BodyModel& body : m.bodies) {
-    ++by_model[io::to_string(body.scene_model)];
+    ++by_model[to_string(body.kind)];
     if (body.kind == BodyKind::Rigid) dofs += 6;
     if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.deformable].ndof();
     if (is_nodal(body.kind)) dofs += m.tl_bodies[body.nodal].ndof();

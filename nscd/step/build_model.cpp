@@ -55,6 +55,31 @@ BodyKind kind_of(const io::Body& body) {
   return BodyKind::Driven;
 }
 
+DrivenMotion::TableQuantity table_quantity(io::Motion::Quantity quantity) {
+  switch (quantity) {
+    case io::Motion::Quantity::Velocity: return DrivenMotion::TableQuantity::Velocity;
+    case io::Motion::Quantity::Acceleration: return DrivenMotion::TableQuantity::Acceleration;
+    case io::Motion::Quantity::Displacement: break;
+  }
+  return DrivenMotion::TableQuantity::Displacement;
+}
+
+// a driven body's motion as the scene gives it (validated by io::read_scene), a table's values scaled
+DrivenMotion driven_motion(const io::Motion& motion) {
+  switch (motion.type) {
+    case io::Motion::Type::Constant:
+      return DrivenMotion::constant(motion.value);
+    case io::Motion::Type::Sine:
+      return DrivenMotion::sine(motion.direction, motion.amplitude, motion.angular_frequency, motion.start,
+                                motion.phase);
+    case io::Motion::Type::Table:
+      break;
+  }
+  std::vector<double> values = motion.values;
+  for (double& f : values) f *= motion.scale;
+  return DrivenMotion::table(table_quantity(motion.quantity), motion.direction, motion.times, values);
+}
+
 // the finite-element mesh of a body: a subdivided box, or a mesh file
 ffr::Mesh finite_element_mesh(const io::Body& body, const std::string& where) {
   if (const auto* box = std::get_if<io::BoxShape>(&body.shape)) return ffr::make_box_mesh(box->size, *body.elements);
@@ -180,7 +205,6 @@ Model build_model(const io::Scene& scene) {
     BodyModel body;
     body.name = in.name;
     body.kind = kind_of(in);
-    body.scene_model = in.model;
     body.material = material_index.at(in.material);
     if (body.kind == BodyKind::Ffr) {
       const io::Material& material = scene.materials.at(in.material);
@@ -214,8 +238,8 @@ Model build_model(const io::Scene& scene) {
       shape = contact::translated(std::get<contact::ConvexPolyhedron>(shape), centroid - f.centre_in_input);
       centroid = f.centre_in_input;
     }
-    if (in.motion_velocity) body.linear_motion.emplace(*in.motion_velocity);
-    if (in.motion_angular_velocity) body.angular_motion.emplace(*in.motion_angular_velocity);
+    if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
+    if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);
     body.bounding_radius = contact::bounding_radius(shape);
     if (is_deformable(body.kind))
       for (const Vec3& X : (body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe).mesh.nodes)

@@ -20,7 +20,7 @@ void append_cells(const ffr::Mesh& mesh, int b, const BodyModel& body, const std
     frame.cells.push_back(std::move(cell));
     frame.cell_types.push_back(type);
     frame.cell_body_id.push_back(b);
-    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.cell_model.push_back(static_cast<int>(body.kind));
     frame.von_mises.push_back(stress[c]);
   }
 }
@@ -86,7 +86,7 @@ void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, io
     frame.cells.push_back(std::move(cell));
     frame.cell_types.push_back(kVtkPolygon);
     frame.cell_body_id.push_back(b);
-    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.cell_model.push_back(static_cast<int>(body.kind));
     if (fe_fields) frame.von_mises.push_back(0.0);
   }
 }

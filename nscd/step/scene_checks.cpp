@@ -84,7 +84,7 @@ void check_bodies(const Model& m, bool per_body, SceneChecks& out) {
   if (per_body) {
     for (int b = 0; b < m.nb(); ++b) {
       const BodyScale& s = scales[b];
-      std::string line = fmt::format("\"{}\" ({}): ", m.bodies[b].name, io::to_string(m.bodies[b].scene_model));
+      std::string line = fmt::format("\"{}\" ({}): ", m.bodies[b].name, to_string(m.bodies[b].kind));
       if (s.mass > 0) line += fmt::format("mass {:.4g} kg, ", s.mass);
       line += s.radius > 0 ? fmt::format("radius {:.4g} m", s.radius)
                            : fmt::format("size {:.4g} × {:.4g} × {:.4g} m", s.box.x(), s.box.y(), s.box.z());
@@ -160,7 +160,7 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   for (const auto& [b, omega] : omegas) {
     if (per_body)
       out.lines.push_back(fmt::format("\"{}\" ({}): highest natural frequency ω_max ≈ {:.3g} rad/s, h ω_max = {:.3g}",
-                                      m.bodies[b].name, io::to_string(m.bodies[b].scene_model), omega, h * omega));
+                                      m.bodies[b].name, to_string(m.bodies[b].kind), omega, h * omega));
     if (h * omega > kLargeStepOmega) coarse.push_back(m.bodies[b].name);
   }
   if (!per_body) {
