@@ -1,4 +1,4 @@
-#include "nscd/step/scene_checks.hpp"
+#include "nscd/io/scene_checks.hpp"
 
 #include <spdlog/fmt/fmt.h>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-namespace nscd {
+namespace nscd::io {
 namespace {
 
 // Plausible ranges; a value outside usually means a wrong unit.
@@ -60,7 +60,7 @@ BodyScale body_scale(const Model& m, int b) {
 }
 
 // the finite-element data of an ffr, tl or linear body, null for the others
-const ffr::FfrBody* finite_element(const Model& m, const BodyModel& body) {
+const ffr::FfrBody* finite_element(const Model& m, const nscd::BodyModel& body) {
   if (body.kind == BodyKind::Ffr) return &m.ffr_bodies[body.deformable];
   if (is_nodal(body.kind)) return &m.tl_bodies[body.nodal].fe;
   return nullptr;
@@ -117,11 +117,11 @@ void check_bodies(const Model& m, bool per_body, SceneChecks& out) {
                                        name_list(too_large)));
 }
 
-void check_materials(const io::Scene& scene, SceneChecks& out) {
+void check_materials(const Scene& scene, SceneChecks& out) {
   std::set<std::string> used;
-  for (const io::Body& body : scene.bodies) used.insert(body.material);
+  for (const Body& body : scene.bodies) used.insert(body.material);
   for (const std::string& name : used) {
-    const io::Material& material = scene.materials.at(name);
+    const Material& material = scene.materials.at(name);
     if (material.density < kMinDensity || material.density > kMaxDensity)
       out.warnings.push_back(fmt::format("material \"{}\": density {:.4g} kg/m³ is outside [{}, {}] (foams to "
                                          "osmium): a wrong unit (kg/mm³, g/cm³)?",
@@ -203,7 +203,7 @@ double highest_natural_frequency(const ffr::FfrBody& body) {
   return std::sqrt(std::max(omega_squared, 0.0));
 }
 
-SceneChecks check_scene(const Model& m, const io::Scene& scene, bool per_body) {
+SceneChecks check_scene(const Model& m, const Scene& scene, bool per_body) {
   SceneChecks out;
   check_bodies(m, per_body, out);
   check_materials(scene, out);
@@ -211,4 +211,4 @@ SceneChecks check_scene(const Model& m, const io::Scene& scene, bool per_body) {
   return out;
 }
 
-}  // namespace nscd
+}  // namespace nscd::io
