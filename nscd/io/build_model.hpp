@@ -6,6 +6,7 @@
 ///  - a convex shape is the hull of its vertices, re-centred on its centroid, which is the
 ///    body's position unless the scene gives one (docs/scene_format.md);
 ///  - the contact law table over material pairs, with the default interaction where given;
+///  - a driven body's motion (nscd/step/driven_motion.hpp), a table's values times its scale;
 ///  - the alert distance (scene value, or 1/100 of the smallest body diameter), the activation
 ///    tolerance on predicted gaps (1e-6 of the smallest body diameter, far above the round-off
 ///    of resting contacts and far below any visible gap), and the output cadence in steps.
