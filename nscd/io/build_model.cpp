@@ -286,7 +286,8 @@ ProbeModel probe_model(const Scene& scene, std::size_t i, const Model& m) {
 // body diameter of m
 StepParameters step_parameters(const Scene& scene, const Model& m) {
   double smallest_diameter = std::numeric_limits<double>::infinity();
-  for (const nscd::BodyModel& body : m.bodies) smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
+  for (const nscd::BodyModel& body : m.bodies)
+    smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
   StepParameters p;
   p.h = scene.time.step;
   p.theta = scene.theta;

@@ -10,8 +10,8 @@ constexpr int kVtkPolygon = 7, kVtkTetra = 10, kVtkHexahedron = 12;
 constexpr double kStickSlack = 1e-6;
 
 // the cells of body b's mesh, whose nodes start at `offset`, with their von Mises stresses
-void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, const std::vector<double>& stress, int offset,
-                  BodyMeshFrame& frame) {
+void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, const std::vector<double>& stress,
+                  int offset, BodyMeshFrame& frame) {
   const int type = mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
   for (int c = 0; c < mesh.ncells(); ++c) {
     std::vector<int> cell(mesh.cell(c).begin(), mesh.cell(c).end());
