@@ -9,8 +9,8 @@
 // the figures with the command.
 
 #include "nscd/core/resident_memory.hpp"
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <CLI/CLI.hpp>
@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
 
   for (const std::string& file : scenes) {
     const nscd::io::Scene scene = nscd::io::read_scene(file);
-    const nscd::Model m = nscd::build_model(scene);
-    nscd::State s = nscd::initial_state(m, scene);
+    const nscd::Model m = nscd::io::build_model(scene);
+    nscd::State s = nscd::io::initial_state(m, scene);
     const std::vector<nscd::Vec3> x0 = s.x;
     nscd::StepWorkspace ws;
     std::printf("%s (%d bodies), %ld steps of %g s\n%10s %14s %12s\n", file.c_str(), m.nb(), steps, m.step.h, "step",

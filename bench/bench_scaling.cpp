@@ -25,8 +25,8 @@
 // processes take the cores. Not a test: numbers depend on the machine (docs/performance.md).
 
 #include "nscd/core/resident_memory.hpp"
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <CLI/CLI.hpp>
@@ -90,8 +90,8 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
   {
     const nscd::io::Scene scene = nscd::io::read_scene(file);
     rss_read = nscd::resident_bytes();
-    model.emplace(nscd::build_model(scene));
-    s = nscd::initial_state(*model, scene);
+    model.emplace(nscd::io::build_model(scene));
+    s = nscd::io::initial_state(*model, scene);
   }
   malloc_trim(0);  // the scene and the reader's scratch go back to the system
   nscd::Model& m = *model;

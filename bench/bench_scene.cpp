@@ -6,8 +6,8 @@
 //
 // Not a test: numbers depend on the machine; docs/performance.md records them with the command.
 
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const nscd::io::Scene scene = nscd::io::read_scene(scene_file);
-  const nscd::Model m = nscd::build_model(scene);
-  nscd::State s = nscd::initial_state(m, scene);
+  const nscd::Model m = nscd::io::build_model(scene);
+  nscd::State s = nscd::io::initial_state(m, scene);
   if (steps <= 0) steps = m.n_steps - warmup;
   const int n_threads = threads > 0 ? threads : tbb::info::default_concurrency();
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n_threads));

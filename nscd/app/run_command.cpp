@@ -5,14 +5,14 @@
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
 #include "nscd/core/timer.hpp"
+#include "nscd/io/build_model.hpp"
+#include "nscd/io/checkpoint.hpp"
 #include "nscd/io/fclib_file.hpp"
+#include "nscd/io/output_frames.hpp"
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
-#include "nscd/step/checkpoint.hpp"
+#include "nscd/io/scene_checks.hpp"
 #include "nscd/step/initial_overlaps.hpp"
-#include "nscd/step/output_frames.hpp"
-#include "nscd/step/scene_checks.hpp"
 #include "nscd/step/stepper.hpp"
 #include "nscd/step/strain_check.hpp"
 
@@ -40,7 +40,7 @@ std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
                        o.scene.string(), *o.model);
   return fmt::format("--model {}: {} has no ffr, tl or linear body, and its {} rigid bodies cannot be meshed "
                      "(only a box with \"elements\" or a \"mesh\" file can): {}",
-                     *o.model, o.scene.string(), names.size(), name_list(names));
+                     *o.model, o.scene.string(), names.size(), io::name_list(names));
 }
 
 // the command line's overrides of the scene
@@ -87,13 +87,13 @@ int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   io::Scene scene = io::read_scene(o.scene);
   apply_overrides(o, scene);
-  const Model m = build_model(scene);
-  State s = initial_state(m, scene);
+  const Model m = io::build_model(scene);
+  State s = io::initial_state(m, scene);
   check_initial_overlaps(m, s, scene.file.string());
   const std::string scene_sha256 = sha256_hex(o.scene);
-  std::optional<Checkpoint> restart;
+  std::optional<io::Checkpoint> restart;
   if (o.restart) {
-    restart = read_checkpoint(*o.restart, m);
+    restart = io::read_checkpoint(*o.restart, m);
     NSCD_THROW_UNLESS(restart->scene_sha256 == scene_sha256,
                       "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
                       o.restart->string(), restart->scene_sha256, o.scene.string(), scene_sha256);
@@ -123,7 +123,7 @@ int run_command(const RunOptions& o) {
   out.write_run_json(run);
   logger().info("{}: {} bodies, {} steps of {} s, output every {} steps to {}", m.name, m.nb(), m.n_steps,
                 m.step.h, m.output_every, dir.string());
-  const SceneChecks checks = check_scene(m, scene, false);
+  const io::SceneChecks checks = io::check_scene(m, scene, false);
   for (const std::string& line : checks.lines) logger().info("{}", line);
   for (const std::string& warning : checks.warnings) logger().warn("{}", warning);
 
@@ -131,12 +131,12 @@ int run_command(const RunOptions& o) {
   double output_seconds = 0;
   auto write_output = [&](const io::ContactFrame& contacts) {
     ScopedTimer timer(&output_seconds);
-    out.write_output(s.t, body_mesh_frame(m, s, false), contacts, body_rows(m, s), probe_rows(m, s));
+    out.write_output(s.t, io::body_mesh_frame(m, s, false), contacts, io::body_rows(m, s), io::probe_rows(m, s));
   };
   if (!restart) {
     ScopedTimer timer(&output_seconds);
     if (std::any_of(m.bodies.begin(), m.bodies.end(), [](const BodyModel& b) { return b.kind == BodyKind::Fixed; }))
-      out.write_fixed_bodies(body_mesh_frame(m, s, true));
+      out.write_fixed_bodies(io::body_mesh_frame(m, s, true));
   }
   if (!restart) write_output(io::ContactFrame{});
 
@@ -144,8 +144,8 @@ int run_command(const RunOptions& o) {
   // the whole state and where the output stands, kept with the last few before it
   auto write_checkpoint_now = [&] {
     ScopedTimer timer(&output_seconds);
-    write_checkpoint(checkpoint_path(dir, s.step), {scene_sha256, s, out.position(), non_converged});
-    keep_last_checkpoints(dir, kCheckpointsKept);
+    io::write_checkpoint(io::checkpoint_path(dir, s.step), {scene_sha256, s, out.position(), non_converged});
+    io::keep_last_checkpoints(dir, kCheckpointsKept);
   };
 
   // the small-strain models beyond their range, checked at output times only (a pass over the
@@ -159,7 +159,7 @@ int run_command(const RunOptions& o) {
     logger().warn("t = {}: body \"{}\" (model {}) reaches a strain of {:.3g} % (largest principal strain over its "
                   "cells), beyond the 1 % where its small-strain model holds; model \"tl\" does not have this limit "
                   "(further occurrences are not reported)",
-                  s.t, m.bodies[worst.body].name, io::to_string(m.bodies[worst.body].scene_model), 100 * worst.strain);
+                  s.t, m.bodies[worst.body].name, to_string(m.bodies[worst.body].kind), 100 * worst.strain);
   };
 
   // the deepest overlap of the run's active contacts, the time of the state holding it (the start of its
@@ -208,7 +208,7 @@ int run_command(const RunOptions& o) {
                                ws.result.u);
     }
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
-      write_output(contact_frame(m, ws));
+      write_output(io::contact_frame(m, ws));
       last_output = s.step;
       warn_large_strain_once();
     }

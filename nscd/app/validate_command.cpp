@@ -1,8 +1,8 @@
 #include "nscd/app/commands.hpp"
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
+#include "nscd/io/scene_checks.hpp"
 #include "nscd/step/initial_overlaps.hpp"
-#include "nscd/step/scene_checks.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <cstdio>
@@ -32,8 +32,8 @@ void print_driven_peaks(const Model& m) {
 
 int validate_command(const std::filesystem::path& scene_file) {
   const io::Scene scene = io::read_scene(scene_file);
-  const Model m = build_model(scene);
-  const State s = initial_state(m, scene);
+  const Model m = io::build_model(scene);
+  const State s = io::initial_state(m, scene);
   check_initial_overlaps(m, s, scene.file.string());
 
   // bodies by model and degrees of freedom (6 per rigid body, 6 + 3 per node for FFR bodies, 3 per
@@ -41,7 +41,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   std::map<std::string, int> by_model;
   long dofs = 0;
   for (const BodyModel& body : m.bodies) {
-    ++by_model[io::to_string(body.scene_model)];
+    ++by_model[to_string(body.kind)];
     if (body.kind == BodyKind::Rigid) dofs += 6;
     if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.deformable].ndof();
     if (is_nodal(body.kind)) dofs += m.tl_bodies[body.nodal].ndof();
@@ -79,7 +79,7 @@ int validate_command(const std::filesystem::path& scene_file) {
 
   // masses, sizes and time scales: one line per body for small scenes, the range for large ones
   constexpr int kPerBodyLines = 10;
-  const SceneChecks checks = check_scene(m, scene, m.nb() <= kPerBodyLines);
+  const io::SceneChecks checks = io::check_scene(m, scene, m.nb() <= kPerBodyLines);
   for (const std::string& line : checks.lines) std::printf("  %s\n", line.c_str());
   for (const std::string& warning : checks.warnings) std::printf("  warning: %s\n", warning.c_str());
   return 0;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// An HDF5 identifier closed on scope exit (files, groups, datasets, dataspaces, types), for the
-/// readers and writers of HDF5 files (fclib_structure.cpp, step/checkpoint.cpp).
+/// readers and writers of HDF5 files (fclib_hdf5.cpp, checkpoint.cpp).
 
 #include <hdf5.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// A scene file (docs/scene_format.md) after parsing and validation: plain data, SI units, every
-/// default filled in explicitly. read_scene() is the only producer; build_model() (nscd/step)
-/// turns it into the immutable Model and the initial State.
+/// default filled in explicitly. read_scene() is the only producer; build_model() (build_model.hpp)
+/// turns it into the immutable Model and the initial State of nscd/step.
 
 #include "nscd/core/math.hpp"
 

@@ -35,50 +35,64 @@ double max_abs(const Cubic& p, double a, double b) {
 
 }  // namespace
 
-DrivenMotion::DrivenMotion(const io::Motion& motion)
-    : m_type(motion.type),
-      m_value(motion.value),
-      m_direction(motion.direction),
-      m_amplitude(motion.amplitude),
-      m_omega(motion.angular_frequency),
-      m_start(motion.start),
-      m_phase(motion.phase) {
-  if (m_type != io::Motion::Type::Table) return;
-  using Quantity = io::Motion::Quantity;
-  const std::vector<double>& t = motion.times;
-  std::vector<double> f = motion.values;
-  for (double& x : f) x *= motion.scale;
+DrivenMotion DrivenMotion::constant(const Vec3& value) {
+  DrivenMotion motion;
+  motion.m_form = Form::Constant;
+  motion.m_value = value;
+  return motion;
+}
+
+DrivenMotion DrivenMotion::sine(const Vec3& direction, double amplitude, double angular_frequency, double start,
+                                double phase) {
+  DrivenMotion motion;
+  motion.m_form = Form::Sine;
+  motion.m_direction = direction;
+  motion.m_amplitude = amplitude;
+  motion.m_omega = angular_frequency;
+  motion.m_start = start;
+  motion.m_phase = phase;
+  return motion;
+}
+
+DrivenMotion DrivenMotion::table(TableQuantity quantity, const Vec3& direction, const std::vector<double>& times,
+                                 const std::vector<double>& values) {
+  DrivenMotion motion;
+  motion.m_form = Form::Table;
+  motion.m_direction = direction;
+  const std::vector<double>& t = times;
+  const std::vector<double>& f = values;
   const std::size_t n = f.size() - 1;
-  m_velocity_jumps = motion.quantity == Quantity::Displacement;
+  motion.m_velocity_jumps = quantity == TableQuantity::Displacement;
 
   // before the first sample, eqs. (2)–(4): at rest, v held at f₀, x held at f₀
   Cubic before{};
-  if (motion.quantity == Quantity::Velocity) before = {0.0, f[0], 0.0, 0.0};
-  if (motion.quantity == Quantity::Displacement) before = {f[0], 0.0, 0.0, 0.0};
-  m_pieces.push_back({t[0], before});
+  if (quantity == TableQuantity::Velocity) before = {0.0, f[0], 0.0, 0.0};
+  if (quantity == TableQuantity::Displacement) before = {f[0], 0.0, 0.0, 0.0};
+  motion.m_pieces.push_back({t[0], before});
 
   // one piece per interval, x and v continuous at the samples (x only for eq. 4)
-  double X = motion.quantity == Quantity::Displacement ? f[0] : 0.0, V = 0.0;
+  double X = quantity == TableQuantity::Displacement ? f[0] : 0.0, V = 0.0;
   for (std::size_t k = 0; k < n; ++k) {
     const double dt = t[k + 1] - t[k], s = (f[k + 1] - f[k]) / dt;
     Cubic c{};
-    switch (motion.quantity) {
-      case Quantity::Acceleration: c = {X, V, f[k] / 2, s / 6}; break;
-      case Quantity::Velocity: c = {X, f[k], s / 2, 0.0}; break;
-      case Quantity::Displacement: c = {f[k], s, 0.0, 0.0}; break;
+    switch (quantity) {
+      case TableQuantity::Acceleration: c = {X, V, f[k] / 2, s / 6}; break;
+      case TableQuantity::Velocity: c = {X, f[k], s / 2, 0.0}; break;
+      case TableQuantity::Displacement: c = {f[k], s, 0.0, 0.0}; break;
     }
-    m_pieces.push_back({t[k], c});
+    motion.m_pieces.push_back({t[k], c});
     X = value(c, dt);
     V = value(derivative(c), dt);
   }
   // after the last sample: a = 0 with v = V_n (2), v held at f_n (3), x held at f_n (4)
   Cubic after{};
-  switch (motion.quantity) {
-    case Quantity::Acceleration: after = {X, V, 0.0, 0.0}; break;
-    case Quantity::Velocity: after = {X, f[n], 0.0, 0.0}; break;
-    case Quantity::Displacement: after = {f[n], 0.0, 0.0, 0.0}; break;
+  switch (quantity) {
+    case TableQuantity::Acceleration: after = {X, V, 0.0, 0.0}; break;
+    case TableQuantity::Velocity: after = {X, f[n], 0.0, 0.0}; break;
+    case TableQuantity::Displacement: after = {f[n], 0.0, 0.0, 0.0}; break;
   }
-  m_pieces.push_back({t[n], after});
+  motion.m_pieces.push_back({t[n], after});
+  return motion;
 }
 
 const DrivenMotion::Piece& DrivenMotion::piece(double t) const {
@@ -105,52 +119,52 @@ double DrivenMotion::table_acceleration(double t) const {
 }
 
 Vec3 DrivenMotion::acceleration(double t) const {
-  switch (m_type) {
-    case io::Motion::Type::Constant:
+  switch (m_form) {
+    case Form::Constant:
       return Vec3::Zero();
-    case io::Motion::Type::Sine:
+    case Form::Sine:
       return t > m_start ? Vec3(m_amplitude * m_omega * std::cos(m_omega * (t - m_start) + m_phase) * m_direction)
                          : Vec3::Zero();
-    case io::Motion::Type::Table:
+    case Form::Table:
       break;
   }
   return table_acceleration(t) * m_direction;
 }
 
 Vec3 DrivenMotion::velocity(double t) const {
-  switch (m_type) {
-    case io::Motion::Type::Constant:
+  switch (m_form) {
+    case Form::Constant:
       return m_value;
-    case io::Motion::Type::Sine:
+    case Form::Sine:
       return t > m_start ? Vec3(m_amplitude * std::sin(m_omega * (t - m_start) + m_phase) * m_direction)
                          : Vec3::Zero();
-    case io::Motion::Type::Table:
+    case Form::Table:
       break;
   }
   return table_velocity(t) * m_direction;
 }
 
 Vec3 DrivenMotion::displacement(double t) const {
-  switch (m_type) {
-    case io::Motion::Type::Constant:
+  switch (m_form) {
+    case Form::Constant:
       return m_value * t;
-    case io::Motion::Type::Sine:
+    case Form::Sine:
       return t > m_start ? Vec3(m_amplitude / m_omega *
                                 (std::cos(m_phase) - std::cos(m_omega * (t - m_start) + m_phase)) * m_direction)
                          : Vec3::Zero();
-    case io::Motion::Type::Table:
+    case Form::Table:
       break;
   }
   return table_displacement(t) * m_direction;
 }
 
 MotionPeaks DrivenMotion::peaks(double duration) const {
-  switch (m_type) {
-    case io::Motion::Type::Constant:
+  switch (m_form) {
+    case Form::Constant:
       return {0.0, m_value.norm(), m_value.norm() * duration, 0.0};
-    case io::Motion::Type::Sine:
+    case Form::Sine:
       return sine_peaks(duration);
-    case io::Motion::Type::Table:
+    case Form::Table:
       break;
   }
   return table_peaks(duration);

@@ -30,7 +30,6 @@
 /// table drift.
 
 #include "nscd/core/math.hpp"
-#include "nscd/io/scene.hpp"
 
 #include <array>
 #include <vector>
@@ -48,8 +47,19 @@ struct MotionPeaks {
 
 class DrivenMotion {
  public:
-  /// @pre `motion` was validated by io::read_scene (directions unit, tables increasing).
-  explicit DrivenMotion(const io::Motion& motion);
+  /// The tabulated quantity of a table: eq. (2), (3) or (4).
+  enum class TableQuantity { Velocity, Acceleration, Displacement };
+
+  /// v(t) = `value`.
+  static DrivenMotion constant(const Vec3& value);
+  /// v(t) = A sin(ω (t − t₀) + φ) d for t > t₀, else 0.
+  /// @pre `direction` is a unit vector, ω > 0.
+  static DrivenMotion sine(const Vec3& direction, double amplitude, double angular_frequency, double start,
+                           double phase);
+  /// Samples (t_k, f_k) of `quantity` along `direction`, eqs. (2)–(4) (values already scaled).
+  /// @pre `direction` is a unit vector; at least two samples, times strictly increasing.
+  static DrivenMotion table(TableQuantity quantity, const Vec3& direction, const std::vector<double>& times,
+                            const std::vector<double>& values);
 
   /// a(t) = dv/dt between jumps [m/s² or rad/s²].
   Vec3 acceleration(double t) const;
@@ -62,6 +72,8 @@ class DrivenMotion {
   MotionPeaks peaks(double duration) const;
 
  private:
+  DrivenMotion() = default;  // through the three forms above
+
   // a table's x(t) on one piece: x = c₀ + c₁ τ + c₂ τ² + c₃ τ³, τ = t − start
   struct Piece {
     double start = 0;
@@ -76,7 +88,8 @@ class DrivenMotion {
   MotionPeaks table_peaks(double duration) const;
   MotionPeaks sine_peaks(double duration) const;
 
-  io::Motion::Type m_type;
+  enum class Form { Constant, Sine, Table };
+  Form m_form = Form::Constant;
   Vec3 m_value = Vec3::Zero();      // constant
   Vec3 m_direction = Vec3::UnitX();
   double m_amplitude = 0, m_omega = 0, m_start = 0, m_phase = 0;  // sine

@@ -1,14 +1,14 @@
 #pragma once
 /// @file
 /// The immutable description of a simulation (MuJoCo's mjModel): bodies' mass properties and
-/// shapes, contact laws, time-stepping and solver parameters. Built once by build_model() from
-/// a parsed scene; never modified while stepping.
+/// shapes, contact laws, time-stepping and solver parameters. Built once (from a scene file by
+/// io::build_model(), nscd/io/build_model.hpp) and never modified while stepping; it knows no file
+/// format.
 
 #include "contact/shape.hpp"
 #include "ffr/ffr_body.hpp"
 #include "ffr/tl_body.hpp"
 #include "nscd/core/math.hpp"
-#include "nscd/io/scene.hpp"
 #include "nscd/step/driven_motion.hpp"
 #include "solvers/solve.hpp"
 
@@ -21,7 +21,11 @@ namespace nscd {
 
 /// How a body moves: rigid, deformable in a floating frame of reference (ffr/), deformable in
 /// absolute nodal coordinates (Total Lagrangian or linear, ffr/tl_body.hpp), fixed, driven.
-enum class BodyKind { Rigid, Ffr, Tl, Linear, Fixed, Driven };
+/// The values are those of the `model` cell field of the output (docs/output.md).
+enum class BodyKind { Rigid = 0, Ffr = 1, Tl = 2, Linear = 3, Fixed = 4, Driven = 5 };
+
+/// "rigid", "ffr", "tl", "linear", "fixed", "driven": the names of the scene's `model` (docs/scene_format.md).
+const char* to_string(BodyKind kind);
 
 /// TL and linear bodies: unknowns are nodal displacements and velocities only.
 inline bool is_nodal(BodyKind kind) { return kind == BodyKind::Tl || kind == BodyKind::Linear; }
@@ -35,7 +39,6 @@ inline bool is_deformable(BodyKind kind) { return kind == BodyKind::Ffr || is_no
 struct BodyModel {
   std::string name;
   BodyKind kind = BodyKind::Rigid;
-  io::BodyModel scene_model = io::BodyModel::Rigid;  // as written in the scene (for output)
   int material = 0;          // index into Model::material_names
   int deformable = -1;       // FFR bodies: index into Model::ffr_bodies and State::psi, lambda
   int nodal = -1;            // TL, linear bodies: index into Model::tl_bodies and State::tl_psi, tl_lambda

@@ -14,7 +14,7 @@
 namespace nscd::cli_test {
 namespace {
 
-// checkpoint_<step>.h5, as nscd/step/checkpoint.hpp names them
+// checkpoint_<step>.h5, as nscd/io/checkpoint.hpp names them
 std::string fmt_checkpoint(long step) {
   std::string digits = std::to_string(step);
   return "checkpoint_" + std::string(9 - digits.size(), '0') + digits + ".h5";

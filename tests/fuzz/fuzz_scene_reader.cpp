@@ -5,8 +5,8 @@
 //   tools/fuzz.sh   (builds with clang, seeds the corpus from scenes/, runs a fixed count)
 
 #include "nscd/core/error.hpp"
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 #include <cstddef>
@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::filesystem::path file = nscd::fuzz::write_input(data, size, "scene", ".json");
   try {
     const nscd::io::Scene scene = nscd::io::read_scene(file);
-    const nscd::Model model = nscd::build_model(scene);
-    nscd::initial_state(model, scene);
+    const nscd::Model model = nscd::io::build_model(scene);
+    nscd::io::initial_state(model, scene);
   } catch (const nscd::InputError&) {
     // the expected outcome of bad input
   }

@@ -1,9 +1,9 @@
 #pragma once
 // Small scenes built in code for the physics tests (the same structures io::read_scene fills).
 
+#include "nscd/io/build_model.hpp"
+#include "nscd/io/output_frames.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
-#include "nscd/step/output_frames.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <gtest/gtest.h>
@@ -81,7 +81,7 @@ inline double shortening_z(const std::vector<Vec3>& nodes, const Eigen::VectorXd
 
 /// Model, state and workspace of a scene, stepped by the tests.
 struct Simulation {
-  explicit Simulation(const io::Scene& scene) : model(build_model(scene)), state(initial_state(model, scene)) {}
+  explicit Simulation(const io::Scene& scene) : model(io::build_model(scene)), state(io::initial_state(model, scene)) {}
   StepReport advance() { return step(model, state, workspace); }
   Model model;
   State state;
@@ -96,7 +96,7 @@ inline double worst_rotating_probe_deviation(Simulation& sim, double omega) {
   for (long n = 0; n < sim.model.n_steps; ++n) {
     EXPECT_EQ(sim.advance().status, StepStatus::Ok);
     const double t = sim.state.t;
-    const double dx = probe_rows(sim.model, sim.state)[0].u.x();
+    const double dx = io::probe_rows(sim.model, sim.state)[0].u.x();
     worst = std::max(worst, std::abs(dx - (t + std::sin(omega * t))));
   }
   return worst;

@@ -4,8 +4,8 @@
 
 #include "scene_builder.hpp"
 
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <gtest/gtest.h>
@@ -20,8 +20,8 @@ namespace {
 
 State run_scene(const io::Scene& scene, int steps, int threads) {
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  const Model m = build_model(scene);
-  State s = initial_state(m, scene);
+  const Model m = io::build_model(scene);
+  State s = io::initial_state(m, scene);
   StepWorkspace ws;
   for (int n = 0; n < steps; ++n) EXPECT_EQ(step(m, s, ws).status, StepStatus::Ok);
   return s;

@@ -15,16 +15,11 @@ namespace {
 constexpr double kTol = 1e-12;
 
 TEST(DrivenMotion, SineStartsAtRestAndIntegratesExactly) {
-  io::Motion motion;
-  motion.type = io::Motion::Type::Sine;
-  motion.direction = Vec3::UnitX();
-  motion.amplitude = 0.9;
-  motion.angular_frequency = 5 * std::numbers::pi / 3;
-  motion.start = 0.1;
-  const DrivenMotion driven(motion);
+  const double w = 5 * std::numbers::pi / 3;
+  const DrivenMotion driven = DrivenMotion::sine(Vec3::UnitX(), 0.9, w, 0.1, 0.0);
   EXPECT_EQ(driven.velocity(0.05), Vec3::Zero());
   EXPECT_EQ(driven.displacement(0.05), Vec3::Zero());
-  const double t = 0.7, w = motion.angular_frequency;
+  const double t = 0.7;
   EXPECT_NEAR(driven.velocity(t).x(), 0.9 * std::sin(w * (t - 0.1)), kTol);
   EXPECT_NEAR(driven.displacement(t).x(), 0.9 / w * (1 - std::cos(w * (t - 0.1))), kTol);
   EXPECT_NEAR(driven.displacement(t).y(), 0.0, kTol);
@@ -33,14 +28,8 @@ TEST(DrivenMotion, SineStartsAtRestAndIntegratesExactly) {
 TEST(DrivenMotion, AccelerogramTableIsIntegratedTwice) {
   // constant acceleration a = 2 from t = 0 to 1, sampled: v = 2t, x = t² (trapezoids are exact
   // for linear velocity; the displacement of a piecewise-linear velocity is exact too)
-  io::Motion motion;
-  motion.type = io::Motion::Type::Table;
-  motion.quantity = io::Motion::Quantity::Acceleration;
-  motion.direction = Vec3::UnitY();
-  motion.scale = 2.0;
-  motion.times = {0.0, 0.25, 0.5, 0.75, 1.0};
-  motion.values = {1.0, 1.0, 1.0, 1.0, 1.0};
-  const DrivenMotion driven(motion);
+  const DrivenMotion driven = DrivenMotion::table(DrivenMotion::TableQuantity::Acceleration, Vec3::UnitY(),
+                                                  {0.0, 0.25, 0.5, 0.75, 1.0}, {2.0, 2.0, 2.0, 2.0, 2.0});
   EXPECT_NEAR(driven.velocity(0.6).y(), 1.2, kTol);
   EXPECT_NEAR(driven.displacement(0.6).y(), 0.36, kTol);
   // after the record the table keeps its last velocity
@@ -48,20 +37,15 @@ TEST(DrivenMotion, AccelerogramTableIsIntegratedTwice) {
   EXPECT_NEAR(driven.displacement(2.0).y(), 1.0 + 2.0, kTol);
 }
 
-io::Motion table(io::Motion::Quantity quantity, std::vector<double> times, std::vector<double> values,
-                 double scale = 1.0) {
-  io::Motion motion;
-  motion.type = io::Motion::Type::Table;
-  motion.quantity = quantity;
-  motion.direction = Vec3::UnitX();
-  motion.scale = scale;
-  motion.times = std::move(times);
-  motion.values = std::move(values);
-  return motion;
+using Quantity = DrivenMotion::TableQuantity;
+
+// a table along x
+DrivenMotion table(Quantity quantity, const std::vector<double>& times, const std::vector<double>& values) {
+  return DrivenMotion::table(quantity, Vec3::UnitX(), times, values);
 }
 
 TEST(DrivenMotion, DisplacementTableIsFollowedExactly) {
-  const DrivenMotion driven(table(io::Motion::Quantity::Displacement, {0.0, 1.0, 2.0}, {0.0, 0.5, 0.25}));
+  const DrivenMotion driven = table(Quantity::Displacement, {0.0, 1.0, 2.0}, {0.0, 0.5, 0.25});
   EXPECT_NEAR(driven.displacement(1.5).x(), 0.375, kTol);
   EXPECT_NEAR(driven.velocity(1.5).x(), -0.25, kTol);
   EXPECT_EQ(driven.acceleration(1.5).x(), 0.0);
@@ -77,7 +61,7 @@ TEST(DrivenMotion, DisplacementTableIsFollowedExactly) {
 // a = g (t − ½)/20, v = g (t − ½)²/40, Δx = g (t − ½)³/120 on [0.5, 20.5], then v = 10 g
 TEST(DrivenMotion, ThreePointAccelerationTableIsARamp) {
   constexpr double g = 9.81;
-  const DrivenMotion driven(table(io::Motion::Quantity::Acceleration, {0.0, 0.5, 20.5}, {0.0, 0.0, 1.0}, g));
+  const DrivenMotion driven = table(Quantity::Acceleration, {0.0, 0.5, 20.5}, {0.0, 0.0, g});
   // values reach ~10² m/s and ~10³ m: the closed forms and eq. (2) agree to the round-off of a
   // few operations on such numbers, 1e-13 relative
   auto expect_close = [](double actual, double expected) { EXPECT_NEAR(actual, expected, 1e-13 * std::abs(expected)); };
@@ -100,7 +84,7 @@ TEST(DrivenMotion, ThreePointAccelerationTableIsARamp) {
 // v linear between samples, eq. (3): v = 2t on [0, 1], 2 − 2(t − 1) on [1, 3], so Δx = t² then
 // 1 + 2(t − 1) − (t − 1)², which peaks at 2 where v = 0 (t = 2) and is back to 1 at t = 3
 TEST(DrivenMotion, VelocityTableIsIntegratedExactly) {
-  const DrivenMotion driven(table(io::Motion::Quantity::Velocity, {0.0, 1.0, 3.0}, {0.0, 2.0, -2.0}));
+  const DrivenMotion driven = table(Quantity::Velocity, {0.0, 1.0, 3.0}, {0.0, 2.0, -2.0});
   EXPECT_NEAR(driven.velocity(0.5).x(), 1.0, kTol);
   EXPECT_NEAR(driven.displacement(0.5).x(), 0.25, kTol);
   EXPECT_NEAR(driven.acceleration(2.5).x(), -2.0, kTol);
@@ -115,12 +99,7 @@ TEST(DrivenMotion, VelocityTableIsIntegratedExactly) {
 }
 
 TEST(DrivenMotion, SinePeaksOverTheRun) {
-  io::Motion motion;
-  motion.type = io::Motion::Type::Sine;
-  motion.amplitude = 0.3;
-  motion.angular_frequency = 2 * std::numbers::pi;
-  motion.start = 0.5;
-  const DrivenMotion driven(motion);
+  const DrivenMotion driven = DrivenMotion::sine(Vec3::UnitX(), 0.3, 2 * std::numbers::pi, 0.5, 0.0);
   // a quarter period after the start: a from Aω down to 0, v up to A, Δx up to A/ω
   const MotionPeaks quarter = driven.peaks(0.75);
   EXPECT_NEAR(quarter.acceleration, 0.3 * 2 * std::numbers::pi, kTol);

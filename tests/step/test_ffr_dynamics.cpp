@@ -5,8 +5,6 @@
 
 #include "scene_builder.hpp"
 
-#include "nscd/step/output_frames.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -3,8 +3,8 @@
 // memory stays flat once the first thousand steps have sized the workspaces.
 
 #include "nscd/core/resident_memory.hpp"
+#include "nscd/io/build_model.hpp"
 #include "nscd/io/scene.hpp"
-#include "nscd/step/build_model.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <gtest/gtest.h>
@@ -24,8 +24,8 @@ struct LongRun {
 
 LongRun run(const std::string& scene_name, long steps) {
   const io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes" / scene_name);
-  const Model m = build_model(scene);
-  State s = initial_state(m, scene);
+  const Model m = io::build_model(scene);
+  State s = io::initial_state(m, scene);
   const std::vector<Vec3> x0 = s.x;
   StepWorkspace ws;
   LongRun out;

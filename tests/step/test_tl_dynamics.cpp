@@ -6,7 +6,6 @@
 #include "scene_builder.hpp"
 
 #include "ffr/st_venant_kirchhoff.hpp"
-#include "nscd/step/output_frames.hpp"
 
 #include <gtest/gtest.h>
 

@@ -19,12 +19,12 @@
 #include <filesystem>
 #include <string>
 
-namespace nscd {
+namespace nscd::io {
 
 struct Checkpoint {
   std::string scene_sha256;  // of the scene file the run was started from
   State state;
-  io::OutputPosition output;
+  OutputPosition output;
   long non_converged = 0;    // steps whose solver stopped short, so far (run.json)
 };
 
@@ -42,4 +42,4 @@ Checkpoint read_checkpoint(const std::filesystem::path& file, const Model& m);
 std::filesystem::path checkpoint_path(const std::filesystem::path& dir, long step);
 void keep_last_checkpoints(const std::filesystem::path& dir, int keep);
 
-}  // namespace nscd
+}  // namespace nscd::io

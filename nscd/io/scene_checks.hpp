@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace nscd {
+namespace nscd::io {
 
 struct SceneChecks {
   std::vector<std::string> lines;     // the facts, one line each, without indentation
@@ -28,7 +28,7 @@ struct SceneChecks {
 /// The report above. With `per_body`, one line per body (mass, bounding box in the body frame
 /// or radius) and per finite-element body (ω_max); otherwise the smallest and largest over the
 /// bodies. Warnings are grouped by kind, naming a few bodies or materials.
-SceneChecks check_scene(const Model& m, const io::Scene& scene, bool per_body);
+SceneChecks check_scene(const Model& m, const Scene& scene, bool per_body);
 
 /// ω_max [rad/s] of the generalised problem K x = ω² M x of `body`: the Rayleigh quotient after
 /// 30 power iterations on M⁻¹ K (M solved by conjugate gradients; M is well conditioned). It is a
@@ -38,4 +38,4 @@ double highest_natural_frequency(const ffr::FfrBody& body);
 /// `"a", "b", "c", … and k more`: the first `shown` names quoted, then the count of the others.
 std::string name_list(const std::vector<std::string>& names, std::size_t shown = 5);
 
-}  // namespace nscd
+}  // namespace nscd::io

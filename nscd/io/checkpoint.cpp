@@ -1,4 +1,4 @@
-#include "nscd/step/checkpoint.hpp"
+#include "nscd/io/checkpoint.hpp"
 
 #include "nscd/core/error.hpp"
 #include "nscd/io/hdf5_handle.hpp"
@@ -12,15 +12,13 @@
 #include <type_traits>
 #include <vector>
 
-namespace nscd {
+namespace nscd::io {
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr std::int64_t kFormat = 1;
 constexpr std::size_t kShaLength = 64;
-
-
 
 template <class T>
 hid_t memory_type() {
@@ -35,8 +33,8 @@ template <class T>
 void write_dataset(hid_t file, const char* name, const std::vector<T>& data, hsize_t cols = 0) {
   const hsize_t rows = cols == 0 ? data.size() : data.size() / cols;
   const hsize_t dims[2] = {rows, cols};
-  io::Hdf5Handle space(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose);
-  io::Hdf5Handle set(H5Dcreate2(file, name, memory_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  Hdf5Handle space(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose);
+  Hdf5Handle set(H5Dcreate2(file, name, memory_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
   const T dummy{};
   if (!set.valid() ||
       H5Dwrite(set.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.empty() ? &dummy : data.data()) < 0)
@@ -49,9 +47,9 @@ std::vector<T> read_dataset(hid_t file, const fs::path& path, const char* name, 
   auto bad = [&](const std::string& what) {
     return InputError(fmt::format("{}: not a checkpoint of this scene: dataset '{}' {}", path.string(), name, what));
   };
-  io::Hdf5Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
+  Hdf5Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
   if (!set.valid()) throw bad("is missing");
-  io::Hdf5Handle space(H5Dget_space(set.get()), H5Sclose);
+  Hdf5Handle space(H5Dget_space(set.get()), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   hsize_t dims[2] = {0, 0};
   if (rank != (cols == 0 ? 1 : 2) || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
@@ -106,11 +104,11 @@ long total_dofs(const std::vector<Body>& bodies) {
 }  // namespace
 
 void write_checkpoint(const fs::path& file, const Checkpoint& c) {
-  io::silence_hdf5();
+  silence_hdf5();
   const State& s = c.state;
   const fs::path tmp = file.string() + ".tmp";
   {
-    io::Hdf5Handle h5(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    Hdf5Handle h5(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     if (!h5.valid()) throw Error(fmt::format("cannot create checkpoint '{}'", tmp.string()));
     const hid_t f = h5.get();
     write_dataset(f, "format", std::vector<std::int64_t>{kFormat});
@@ -149,11 +147,11 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
 }
 
 Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
-  io::silence_hdf5();
+  silence_hdf5();
   if (!fs::is_regular_file(file)) throw InputError(fmt::format("{}: checkpoint file not found", file.string()));
   if (H5Fis_hdf5(file.c_str()) <= 0)
     throw InputError(fmt::format("{}: not a checkpoint: not an HDF5 file, or a corrupted one", file.string()));
-  io::Hdf5Handle h5(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Hdf5Handle h5(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!h5.valid()) throw InputError(fmt::format("{}: not a checkpoint: HDF5 cannot open it", file.string()));
   const hid_t f = h5.get();
   if (read_dataset<std::int64_t>(f, file, "format", 1)[0] != kFormat)
@@ -216,4 +214,4 @@ void keep_last_checkpoints(const fs::path& dir, int keep) {
   for (std::size_t i = 0; i + static_cast<std::size_t>(keep) < files.size(); ++i) fs::remove(files[i]);
 }
 
-}  // namespace nscd
+}  // namespace nscd::io

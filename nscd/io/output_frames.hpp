@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Fills the plain output records of nscd/io/frame.hpp from the model, the state and the last
+/// Fills the plain output records of frame.hpp from the model, the state and the last
 /// step's workspace (docs/output.md):
 ///  - bodies as polygons in the current configuration, point velocity v + ω × (p − x) and
 ///    displacement p − p(t = 0); when the model has finite-element bodies, their local
@@ -17,18 +17,18 @@
 
 #include <vector>
 
-namespace nscd {
+namespace nscd::io {
 
 /// The bodies whose kind is (fixed_only ? Fixed : not Fixed) as one polygon mesh.
-io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
+BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
 
 /// The active contacts of the last step.
-io::ContactFrame contact_frame(const Model& m, const StepWorkspace& ws);
+ContactFrame contact_frame(const Model& m, const StepWorkspace& ws);
 
 /// One row per body for bodies.csv.
-std::vector<io::BodyRow> body_rows(const Model& m, const State& s);
+std::vector<BodyRow> body_rows(const Model& m, const State& s);
 
 /// One row per probe for probes.csv.
-std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s);
+std::vector<ProbeRow> probe_rows(const Model& m, const State& s);
 
-}  // namespace nscd
+}  // namespace nscd::io

@@ -1,25 +1,25 @@
 // The bodies' mesh frame written to bodies_NNNNNN.vtu: the finite-element fields of each body sit
 // on that body's own points and cells, whatever the order of the bodies in the scene.
 
-#include "scene_builder.hpp"
+#include "tests/step/scene_builder.hpp"
 
 #include "ffr/linear_elasticity.hpp"
-#include "nscd/step/output_frames.hpp"
+#include "nscd/io/output_frames.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace nscd {
+namespace nscd::io {
 namespace {
 
 TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
   // a rigid block listed before two FFR blocks of different meshes, each FFR block given its own
   // non-uniform ψ (so that its cells carry different stresses)
-  io::Scene scene = test::stone_scene(1e-4, 1e-3, 0.5);
-  test::add_box(scene, "rigid", io::BodyModel::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 5));
-  test::add_box(scene, "left", io::BodyModel::Ffr, Vec3(1, 1, 2), Vec3(0, 2, 1)).elements = std::array<int, 3>{2, 2, 4};
-  test::add_box(scene, "right", io::BodyModel::Ffr, Vec3(1, 1, 1), Vec3(0, -2, 1)).elements =
+  Scene scene = test::stone_scene(1e-4, 1e-3, 0.5);
+  test::add_box(scene, "rigid", BodyModel::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 5));
+  test::add_box(scene, "left", BodyModel::Ffr, Vec3(1, 1, 2), Vec3(0, 2, 1)).elements = std::array<int, 3>{2, 2, 4};
+  test::add_box(scene, "right", BodyModel::Ffr, Vec3(1, 1, 1), Vec3(0, -2, 1)).elements =
       std::array<int, 3>{1, 2, 3};
   test::Simulation sim(scene);
   const Model& m = sim.model;
@@ -33,7 +33,7 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
     }
   }
 
-  const io::BodyMeshFrame frame = body_mesh_frame(m, sim.state, false);
+  const BodyMeshFrame frame = body_mesh_frame(m, sim.state, false);
   ASSERT_EQ(frame.local_displacement.size(), frame.points.size());
   ASSERT_EQ(frame.von_mises.size(), frame.cells.size());
   int checked_nodes = 0, checked_cells = 0;
@@ -42,7 +42,7 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
     std::vector<int> cells;
     for (int c = 0; c < static_cast<int>(frame.cells.size()); ++c)
       if (frame.cell_body_id[c] == b) cells.push_back(c);
-    const BodyModel& body = m.bodies[b];
+    const nscd::BodyModel& body = m.bodies[b];
     if (body.kind != BodyKind::Ffr) {
       ASSERT_FALSE(cells.empty());
       for (const int c : cells) {
@@ -72,4 +72,4 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
 }
 
 }  // namespace
-}  // namespace nscd
+}  // namespace nscd::io

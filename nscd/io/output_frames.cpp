@@ -1,18 +1,17 @@
-#include "nscd/step/output_frames.hpp"
+#include "nscd/io/output_frames.hpp"
 
 #include "ffr/linear_elasticity.hpp"
 #include "ffr/st_venant_kirchhoff.hpp"
 
-namespace nscd {
+namespace nscd::io {
 namespace {
 constexpr int kVtkPolygon = 7, kVtkTetra = 10, kVtkHexahedron = 12;
 // relative slack on ‖r_T‖ < μ r_n below which a contact counts as sticking (solver tolerance)
 constexpr double kStickSlack = 1e-6;
 
-
 // the cells of body b's mesh, whose nodes start at `offset`, with their von Mises stresses
-void append_cells(const ffr::Mesh& mesh, int b, const BodyModel& body, const std::vector<double>& stress, int offset,
-                  io::BodyMeshFrame& frame) {
+void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, const std::vector<double>& stress,
+                  int offset, BodyMeshFrame& frame) {
   const int type = mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
   for (int c = 0; c < mesh.ncells(); ++c) {
     std::vector<int> cell(mesh.cell(c).begin(), mesh.cell(c).end());
@@ -20,15 +19,15 @@ void append_cells(const ffr::Mesh& mesh, int b, const BodyModel& body, const std
     frame.cells.push_back(std::move(cell));
     frame.cell_types.push_back(type);
     frame.cell_body_id.push_back(b);
-    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.cell_model.push_back(static_cast<int>(body.kind));
     frame.von_mises.push_back(stress[c]);
   }
 }
 
 // an FFR body's mesh in the current configuration x + O (X + ψ), with velocity
 // v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses
-void append_ffr_body(const Model& m, const State& s, int b, io::BodyMeshFrame& frame) {
-  const BodyModel& body = m.bodies[b];
+void append_ffr_body(const Model& m, const State& s, int b, BodyMeshFrame& frame) {
+  const nscd::BodyModel& body = m.bodies[b];
   const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
   const Eigen::VectorXd& psi = s.psi[body.deformable];
   const Eigen::VectorXd& lambda = s.lambda[body.deformable];
@@ -47,8 +46,8 @@ void append_ffr_body(const Model& m, const State& s, int b, io::BodyMeshFrame& f
 
 // a TL or linear body's mesh at x₀ + R(q₀) (X + ψ), velocity R(q₀) λ, ψ, and cell von Mises
 // stresses of SVK's Cauchy stress (TL) or of the small strain (linear)
-void append_tl_body(const Model& m, const State& s, int b, io::BodyMeshFrame& frame) {
-  const BodyModel& body = m.bodies[b];
+void append_tl_body(const Model& m, const State& s, int b, BodyMeshFrame& frame) {
+  const nscd::BodyModel& body = m.bodies[b];
   const ffr::TlBody& tl = m.tl_bodies[body.nodal];
   const ffr::FfrBody& f = tl.fe;
   const Eigen::VectorXd& psi = s.tl_psi[body.nodal];
@@ -69,8 +68,8 @@ void append_tl_body(const Model& m, const State& s, int b, io::BodyMeshFrame& fr
 // a rigid, driven or fixed body's display polygons at x + q p_B, with velocity v + ω × (p − x);
 // with `fe_fields`, zero local displacement and von Mises stress on its points and cells, so that
 // these fields stay aligned with the points and cells of the finite-element bodies
-void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, io::BodyMeshFrame& frame) {
-  const BodyModel& body = m.bodies[b];
+void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, BodyMeshFrame& frame) {
+  const nscd::BodyModel& body = m.bodies[b];
   const int offset = static_cast<int>(frame.points.size());
   for (const Vec3& vertex : m.display[b].mesh->vertices_B) {
     const Vec3 p_B = m.display[b].scale * vertex;
@@ -86,19 +85,19 @@ void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, io
     frame.cells.push_back(std::move(cell));
     frame.cell_types.push_back(kVtkPolygon);
     frame.cell_body_id.push_back(b);
-    frame.cell_model.push_back(static_cast<int>(body.scene_model));
+    frame.cell_model.push_back(static_cast<int>(body.kind));
     if (fe_fields) frame.von_mises.push_back(0.0);
   }
 }
 
 }  // namespace
 
-io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
-  io::BodyMeshFrame frame;
+BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
+  BodyMeshFrame frame;
   // finite-element fields are written when some body has them, zero on the other bodies
   const bool with_fe_fields = m.has_deformable() && !fixed_only;
   for (int b = 0; b < m.nb(); ++b) {
-    const BodyModel& body = m.bodies[b];
+    const nscd::BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
     if (body.kind == BodyKind::Ffr)
       append_ffr_body(m, s, b, frame);
@@ -110,8 +109,8 @@ io::BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_onl
   return frame;
 }
 
-io::ContactFrame contact_frame(const Model& m, const StepWorkspace& ws) {
-  io::ContactFrame frame;
+ContactFrame contact_frame(const Model& m, const StepWorkspace& ws) {
+  ContactFrame frame;
   const double h = m.step.h;
   for (std::size_t i = 0; i < ws.active.size(); ++i) {
     const contact::ContactPoint& c = ws.active[i];
@@ -131,17 +130,17 @@ io::ContactFrame contact_frame(const Model& m, const StepWorkspace& ws) {
   return frame;
 }
 
-std::vector<io::BodyRow> body_rows(const Model& m, const State& s) {
-  std::vector<io::BodyRow> rows;
+std::vector<BodyRow> body_rows(const Model& m, const State& s) {
+  std::vector<BodyRow> rows;
   rows.reserve(m.bodies.size());
   for (int b = 0; b < m.nb(); ++b) rows.push_back({m.bodies[b].name, s.x[b], s.q[b], s.v[b], s.w[b]});
   return rows;
 }
 
-std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s) {
-  std::vector<io::ProbeRow> rows;
+std::vector<ProbeRow> probe_rows(const Model& m, const State& s) {
+  std::vector<ProbeRow> rows;
   for (const ProbeModel& probe : m.probes) {
-    const BodyModel& body = m.bodies[probe.body];
+    const nscd::BodyModel& body = m.bodies[probe.body];
     Vec3 x = Vec3::Zero(), x0 = Vec3::Zero();
     if (body.kind == BodyKind::Ffr) {
       const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
@@ -175,4 +174,4 @@ std::vector<io::ProbeRow> probe_rows(const Model& m, const State& s) {
   return rows;
 }
 
-}  // namespace nscd
+}  // namespace nscd::io

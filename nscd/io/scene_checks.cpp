@@ -1,4 +1,4 @@
-#include "nscd/step/scene_checks.hpp"
+#include "nscd/io/scene_checks.hpp"
 
 #include <spdlog/fmt/fmt.h>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-namespace nscd {
+namespace nscd::io {
 namespace {
 
 // Plausible ranges; a value outside usually means a wrong unit.
@@ -60,7 +60,7 @@ BodyScale body_scale(const Model& m, int b) {
 }
 
 // the finite-element data of an ffr, tl or linear body, null for the others
-const ffr::FfrBody* finite_element(const Model& m, const BodyModel& body) {
+const ffr::FfrBody* finite_element(const Model& m, const nscd::BodyModel& body) {
   if (body.kind == BodyKind::Ffr) return &m.ffr_bodies[body.deformable];
   if (is_nodal(body.kind)) return &m.tl_bodies[body.nodal].fe;
   return nullptr;
@@ -84,7 +84,7 @@ void check_bodies(const Model& m, bool per_body, SceneChecks& out) {
   if (per_body) {
     for (int b = 0; b < m.nb(); ++b) {
       const BodyScale& s = scales[b];
-      std::string line = fmt::format("\"{}\" ({}): ", m.bodies[b].name, io::to_string(m.bodies[b].scene_model));
+      std::string line = fmt::format("\"{}\" ({}): ", m.bodies[b].name, to_string(m.bodies[b].kind));
       if (s.mass > 0) line += fmt::format("mass {:.4g} kg, ", s.mass);
       line += s.radius > 0 ? fmt::format("radius {:.4g} m", s.radius)
                            : fmt::format("size {:.4g} × {:.4g} × {:.4g} m", s.box.x(), s.box.y(), s.box.z());
@@ -117,11 +117,11 @@ void check_bodies(const Model& m, bool per_body, SceneChecks& out) {
                                        name_list(too_large)));
 }
 
-void check_materials(const io::Scene& scene, SceneChecks& out) {
+void check_materials(const Scene& scene, SceneChecks& out) {
   std::set<std::string> used;
-  for (const io::Body& body : scene.bodies) used.insert(body.material);
+  for (const Body& body : scene.bodies) used.insert(body.material);
   for (const std::string& name : used) {
-    const io::Material& material = scene.materials.at(name);
+    const Material& material = scene.materials.at(name);
     if (material.density < kMinDensity || material.density > kMaxDensity)
       out.warnings.push_back(fmt::format("material \"{}\": density {:.4g} kg/m³ is outside [{}, {}] (foams to "
                                          "osmium): a wrong unit (kg/mm³, g/cm³)?",
@@ -160,7 +160,7 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   for (const auto& [b, omega] : omegas) {
     if (per_body)
       out.lines.push_back(fmt::format("\"{}\" ({}): highest natural frequency ω_max ≈ {:.3g} rad/s, h ω_max = {:.3g}",
-                                      m.bodies[b].name, io::to_string(m.bodies[b].scene_model), omega, h * omega));
+                                      m.bodies[b].name, to_string(m.bodies[b].kind), omega, h * omega));
     if (h * omega > kLargeStepOmega) coarse.push_back(m.bodies[b].name);
   }
   if (!per_body) {
@@ -203,7 +203,7 @@ double highest_natural_frequency(const ffr::FfrBody& body) {
   return std::sqrt(std::max(omega_squared, 0.0));
 }
 
-SceneChecks check_scene(const Model& m, const io::Scene& scene, bool per_body) {
+SceneChecks check_scene(const Model& m, const Scene& scene, bool per_body) {
   SceneChecks out;
   check_bodies(m, per_body, out);
   check_materials(scene, out);
@@ -211,4 +211,4 @@ SceneChecks check_scene(const Model& m, const io::Scene& scene, bool per_body) {
   return out;
 }
 
-}  // namespace nscd
+}  // namespace nscd::io

@@ -1,0 +1,361 @@
+#include "nscd/io/build_model.hpp"
+
+#include "contact/mass_properties.hpp"
+#include "ffr/point_location.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/io/mesh_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numbers>
+#include <string>
+
+namespace nscd::io {
+namespace {
+
+// activation tolerance on the predicted gap, relative to the smallest body diameter
+constexpr double kActivationGapFraction = 1e-6;
+
+// tessellated unit sphere for display: latitude–longitude quads, triangles at the poles
+DisplayMesh unit_sphere_display() {
+  constexpr double radius = 1.0;
+  constexpr int kRings = 8, kSectors = 16;
+  DisplayMesh mesh;
+  mesh.vertices_B.push_back(Vec3(0, 0, radius));
+  for (int i = 1; i < kRings; ++i) {
+    const double polar = std::numbers::pi * i / kRings;
+    for (int j = 0; j < kSectors; ++j) {
+      const double azimuth = 2 * std::numbers::pi * j / kSectors;
+      mesh.vertices_B.push_back(radius * Vec3(std::sin(polar) * std::cos(azimuth),
+                                              std::sin(polar) * std::sin(azimuth), std::cos(polar)));
+    }
+  }
+  mesh.vertices_B.push_back(Vec3(0, 0, -radius));
+  const int south = static_cast<int>(mesh.vertices_B.size()) - 1;
+  auto ring = [](int i, int j) { return 1 + (i - 1) * kSectors + (j % kSectors); };
+  for (int j = 0; j < kSectors; ++j) {
+    mesh.polygons.push_back({0, ring(1, j), ring(1, j + 1)});
+    for (int i = 1; i + 1 < kRings; ++i)
+      mesh.polygons.push_back({ring(i, j), ring(i + 1, j), ring(i + 1, j + 1), ring(i, j + 1)});
+    mesh.polygons.push_back({south, ring(kRings - 1, j + 1), ring(kRings - 1, j)});
+  }
+  return mesh;
+}
+
+BodyKind body_kind(BodyModel model) {
+  switch (model) {
+    case BodyModel::Rigid: return BodyKind::Rigid;
+    case BodyModel::Ffr: return BodyKind::Ffr;
+    case BodyModel::Tl: return BodyKind::Tl;
+    case BodyModel::Linear: return BodyKind::Linear;
+    case BodyModel::Fixed: return BodyKind::Fixed;
+    case BodyModel::Driven: break;
+  }
+  return BodyKind::Driven;
+}
+
+DrivenMotion::TableQuantity table_quantity(Motion::Quantity quantity) {
+  switch (quantity) {
+    case Motion::Quantity::Velocity: return DrivenMotion::TableQuantity::Velocity;
+    case Motion::Quantity::Acceleration: return DrivenMotion::TableQuantity::Acceleration;
+    case Motion::Quantity::Displacement: break;
+  }
+  return DrivenMotion::TableQuantity::Displacement;
+}
+
+// a driven body's motion as the scene gives it (validated by read_scene), a table's values scaled
+DrivenMotion driven_motion(const Motion& motion) {
+  switch (motion.type) {
+    case Motion::Type::Constant:
+      return DrivenMotion::constant(motion.value);
+    case Motion::Type::Sine:
+      return DrivenMotion::sine(motion.direction, motion.amplitude, motion.angular_frequency, motion.start,
+                                motion.phase);
+    case Motion::Type::Table:
+      break;
+  }
+  std::vector<double> values = motion.values;
+  for (double& f : values) f *= motion.scale;
+  return DrivenMotion::table(table_quantity(motion.quantity), motion.direction, motion.times, values);
+}
+
+// the finite-element mesh of a body: a subdivided box, or a mesh file
+ffr::Mesh finite_element_mesh(const Body& body, const std::string& where) {
+  if (const auto* box = std::get_if<BoxShape>(&body.shape)) return ffr::make_box_mesh(box->size, *body.elements);
+  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) {
+    try {
+      return read_mesh_file(mesh->file);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}.shape.mesh: {}", where, e.what()));
+    }
+  }
+  throw InputError(fmt::format("{}.shape: model \"{}\" needs a box (with \"elements\") or a mesh shape", where,
+                               to_string(body.model)));
+}
+
+// shape in the body frame, and the centre of mass where the shape's coordinates put it
+std::pair<contact::Shape, Vec3> body_shape(const Body& body, const std::string& where) {
+  if (const auto* box = std::get_if<BoxShape>(&body.shape)) return {contact::make_box(box->size), Vec3::Zero()};
+  if (const auto* sphere = std::get_if<SphereShape>(&body.shape))
+    return {contact::Sphere{sphere->radius}, Vec3::Zero()};
+  if (const auto* convex = std::get_if<ConvexShape>(&body.shape)) {
+    contact::ConvexPolyhedron hull;
+    try {
+      hull = contact::convex_hull(convex->vertices);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}.shape.convex.vertices: {}", where, e.what()));
+    }
+    const Vec3 centroid = contact::mass_properties(hull).centroid;
+    return {contact::translated(hull, -centroid), centroid};
+  }
+  // a mesh simulated as a rigid body (--model rigid): the hull of its nodes
+  std::vector<Vec3> nodes = finite_element_mesh(body, where).nodes;
+  contact::ConvexPolyhedron hull = contact::convex_hull(nodes);
+  const Vec3 centroid = contact::mass_properties(hull).centroid;
+  return {contact::translated(hull, -centroid), centroid};
+}
+
+std::vector<Vec3> shape_vertices(const contact::Shape& shape) {
+  if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape)) return poly->vertices;
+  return {Vec3::Zero()};  // a sphere is represented by its centre
+}
+
+// an FE body's probe: its mesh nodes in the region, or the shape functions at the point
+void mesh_probe(const ffr::FfrBody& f, const nscd::BodyModel& body, const Probe& in, const std::string& where,
+               ProbeModel& probe) {
+  if (in.point) {
+    const auto located = ffr::locate_point(f.mesh, body.q0.conjugate() * (*in.point - body.x0));
+    NSCD_THROW_UNLESS(located.has_value(), "{}.point: the point lies outside the mesh of body \"{}\" at t = 0", where,
+                      in.body);
+    probe.nodes = located->nodes;
+    probe.weights = located->weights;
+    return;
+  }
+  const auto& [lo, hi] = *in.region;
+  for (int k = 0; k < f.nn(); ++k) {
+    const Vec3 p_W = body.x0 + body.q0 * f.mesh.nodes[k];
+    if ((p_W.array() >= lo.array()).all() && (p_W.array() <= hi.array()).all()) probe.nodes.push_back(k);
+  }
+  NSCD_THROW_UNLESS(!probe.nodes.empty(), "{}.region: no node of body \"{}\" lies inside the region at t = 0", where,
+                    in.body);
+  probe.weights.assign(probe.nodes.size(), 1.0 / static_cast<double>(probe.nodes.size()));
+}
+
+// the scene's solver section as options of solvers/solve.hpp (names checked by the reader)
+solvers::SolverOptions solver_options(const SolverSettings& in) {
+  using solvers::SolverType;
+  static const std::map<std::string, SolverType> kTypes{{"auto", SolverType::Auto},
+                                                        {"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
+                                                        {"prox", SolverType::Prox}, {"ccp", SolverType::Ccp},
+                                                        {"lcp", SolverType::Lcp}};
+  static const std::map<std::string, solvers::LocalSolverKind> kLocal{
+      {"alart_curnier", solvers::LocalSolverKind::AlartCurnier},
+      {"jean_moreau", solvers::LocalSolverKind::JeanMoreau},
+      {"de_saxce", solvers::LocalSolverKind::DeSaxceFixedPoint}};
+  static const std::map<std::string, solvers::LcpMethod> kLcp{
+      {"auto", solvers::LcpMethod::Auto}, {"lemke", solvers::LcpMethod::Lemke}, {"pgs", solvers::LcpMethod::Pgs}};
+  solvers::SolverOptions o;
+  o.type = kTypes.at(in.type);
+  o.nlgs.local_solver = kLocal.at(in.local_solver);
+  o.nlgs.omega = in.relaxation;
+  o.nlgs.min_iterations = in.min_iterations;
+  o.automatic.nlgs = o.nlgs;
+  o.automatic.min_iterations = in.min_iterations;
+  o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
+  o.ccp.correction = in.correction;
+  o.ccp.omega = in.relaxation;
+  o.lcp.method = kLcp.at(in.lcp_method);
+  o.lcp.facets = in.facets;
+  solvers::set_stopping(o, in.tolerance, in.max_iterations);
+  return o;
+}
+
+// the materials' names and the contact law table over their pairs; returns each name's index
+std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
+  std::map<std::string, int> material_index;
+  for (const auto& [name, material] : scene.materials) {
+    material_index[name] = static_cast<int>(m.material_names.size());
+    m.material_names.push_back(name);
+  }
+  const std::size_t nm = m.material_names.size();
+  m.laws.assign(nm * nm, ContactLaw{});
+  for (const Interaction& interaction : scene.interactions) {
+    if (interaction.material_a == "default") continue;
+    const ContactLaw law{interaction.friction, interaction.restitution, true};
+    const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
+    m.laws[ia * nm + ib] = law;
+    m.laws[ib * nm + ia] = law;
+  }
+  // the default interaction fills every pair left undefined
+  for (const Interaction& interaction : scene.interactions)
+    if (interaction.material_a == "default")
+      for (ContactLaw& entry : m.laws)
+        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true};
+  return material_index;
+}
+
+// an FFR, TL or linear body's constant matrices, appended to m.ffr_bodies or m.tl_bodies
+void add_finite_element_body(const Scene& scene, const Body& in, const std::string& where, nscd::BodyModel& body,
+                             Model& m) {
+  const Material& material = scene.materials.at(in.material);
+  const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
+                                    material.damping_stiffness};
+  if (body.kind == BodyKind::Ffr) {
+    body.deformable = static_cast<int>(m.ffr_bodies.size());
+    m.ffr_bodies.push_back(ffr::make_ffr_body(finite_element_mesh(in, where), properties, scene.time.step));
+  } else {
+    body.nodal = static_cast<int>(m.tl_bodies.size());
+    m.tl_bodies.push_back(
+        ffr::make_tl_body(finite_element_mesh(in, where), properties, scene.time.step, body.kind == BodyKind::Tl));
+  }
+}
+
+// body i of the scene: its kind, finite-element data, shape in the body frame, mass properties,
+// prescribed motion, initial pose and display
+void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int>& material_index,
+              const std::shared_ptr<const DisplayMesh>& unit_sphere, Model& m) {
+  const Body& in = scene.bodies[i];
+  const std::string where = fmt::format("{}: bodies[{}]", scene.file.string(), i);
+  nscd::BodyModel body;
+  body.name = in.name;
+  body.kind = body_kind(in.model);
+  body.material = material_index.at(in.material);
+  if (is_deformable(body.kind)) add_finite_element_body(scene, in, where, body, m);
+  auto [shape, centroid] = body_shape(in, where);
+  if (body.kind == BodyKind::Rigid) {
+    const contact::MassProperties props = contact::mass_properties(shape);
+    const double density = scene.materials.at(in.material).density;
+    body.mass = density * props.volume;
+    body.inertia_B = density * props.inertia;
+    body.inv_inertia_B = body.inertia_B.inverse();
+  } else if (is_deformable(body.kind)) {
+    // the floating frame's origin (TL, linear: the frame at t = 0): the centre of mass of the
+    // mesh (the shape serves the broad phase and the summary of validate)
+    const ffr::FfrBody& f = body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe;
+    body.mass = f.mass;
+    body.inertia_B = f.inertia_B;
+    body.inv_inertia_B = f.inv_inertia_B;
+    shape = contact::translated(std::get<contact::ConvexPolyhedron>(shape), centroid - f.centre_in_input);
+    centroid = f.centre_in_input;
+  }
+  if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
+  if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);
+  body.bounding_radius = contact::bounding_radius(shape);
+  if (is_deformable(body.kind))
+    for (const Vec3& X : (body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe).mesh.nodes)
+      body.bounding_radius = std::max(body.bounding_radius, X.norm());
+  body.x0 = in.position.value_or(centroid);
+  body.q0 = in.orientation;
+  if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
+    m.display.push_back({std::make_shared<const DisplayMesh>(DisplayMesh{poly->vertices, poly->faces}), 1.0});
+  else
+    m.display.push_back({unit_sphere, std::get<contact::Sphere>(shape).radius});
+  m.shapes.push_back(std::move(shape));
+  m.bodies.push_back(std::move(body));
+}
+
+// probe i of the scene: body-frame points of the initial configuration, or mesh nodes and weights
+ProbeModel probe_model(const Scene& scene, std::size_t i, const Model& m) {
+  const Probe& in = scene.probes[i];
+  const std::string where = fmt::format("{}: probes[{}]", scene.file.string(), i);
+  ProbeModel probe;
+  probe.name = in.name;
+  probe.body = static_cast<int>(std::find_if(m.bodies.begin(), m.bodies.end(),
+                                             [&](const nscd::BodyModel& b) { return b.name == in.body; }) -
+                                m.bodies.begin());
+  const nscd::BodyModel& body = m.bodies[probe.body];
+  if (body.kind == BodyKind::Ffr) {
+    mesh_probe(m.ffr_bodies[body.deformable], body, in, where, probe);
+  } else if (is_nodal(body.kind)) {
+    mesh_probe(m.tl_bodies[body.nodal].fe, body, in, where, probe);
+  } else if (in.point) {
+    probe.points_B.push_back(body.q0.conjugate() * (*in.point - body.x0));
+  } else {
+    const auto& [lo, hi] = *in.region;
+    for (const Vec3& p_B : shape_vertices(m.shapes[probe.body])) {
+      const Vec3 p_W = body.x0 + body.q0 * p_B;
+      if ((p_W.array() >= lo.array()).all() && (p_W.array() <= hi.array()).all()) probe.points_B.push_back(p_B);
+    }
+    NSCD_THROW_UNLESS(!probe.points_B.empty(), "{}.region: no vertex of body \"{}\" lies inside the region at t = 0",
+                      where, in.body);
+  }
+  return probe;
+}
+
+// time stepping and solver; the alert distance and the activation tolerance from the smallest
+// body diameter of m
+StepParameters step_parameters(const Scene& scene, const Model& m) {
+  double smallest_diameter = std::numeric_limits<double>::infinity();
+  for (const nscd::BodyModel& body : m.bodies)
+    smallest_diameter = std::min(smallest_diameter, 2 * body.bounding_radius);
+  StepParameters p;
+  p.h = scene.time.step;
+  p.theta = scene.theta;
+  p.gravity = scene.gravity;
+  p.alert_distance = scene.detection.alert_distance.value_or(m.bodies.empty() ? 0.0 : 1e-2 * smallest_diameter);
+  // round-off in gaps and velocities of resting bodies (~1e-11 m) must not switch contacts off
+  p.activation_gap = m.bodies.empty() ? 0.0 : kActivationGapFraction * smallest_diameter;
+  p.solver = solver_options(scene.solver);
+  p.fail_on_divergence = scene.solver.fail_on_divergence;
+  p.inner_tolerance = scene.solver.inner_tolerance;
+  p.inner_max_iterations = scene.solver.inner_max_iterations;
+  p.fictitious_forces = scene.ffr.fictitious_forces;
+  p.projection = scene.projection;
+  return p;
+}
+
+}  // namespace
+
+Model build_model(const Scene& scene) {
+  Model m;
+  m.name = scene.name;
+  const std::map<std::string, int> material_index = add_materials(scene, m);
+  const auto unit_sphere = std::make_shared<const DisplayMesh>(unit_sphere_display());
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, m);
+  for (std::size_t i = 0; i < scene.probes.size(); ++i) m.probes.push_back(probe_model(scene, i, m));
+  m.step = step_parameters(scene, m);
+  m.duration = scene.time.duration;
+  m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));
+  if (scene.time.output_every) m.output_every = *scene.time.output_every;
+  else if (scene.time.output_interval)
+    m.output_every = std::max(1L, std::lround(*scene.time.output_interval / scene.time.step));
+  m.output_vtk = scene.output.vtk;
+  m.output_csv = scene.output.csv;
+  return m;
+}
+
+State initial_state(const Model& model, const Scene& scene) {
+  State s;
+  for (int b = 0; b < model.nb(); ++b) {
+    const nscd::BodyModel& body = model.bodies[b];
+    s.x.push_back(body.x0);
+    s.q.push_back(body.q0);
+    Vec3 v = scene.bodies[b].velocity, w = scene.bodies[b].angular_velocity;
+    if (body.kind == BodyKind::Fixed) v = w = Vec3::Zero();
+    if (body.linear_motion) v = body.linear_motion->velocity(0.0);
+    if (body.angular_motion) w = body.angular_motion->velocity(0.0);
+    s.v.push_back(v);
+    s.w.push_back(w);
+  }
+  for (const ffr::FfrBody& f : model.ffr_bodies) {
+    s.psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
+    s.lambda.push_back(Eigen::VectorXd::Zero(f.ndof()));
+  }
+  // TL and linear bodies: the rigid velocity field v + ω × R(q₀) X, in the body frame
+  for (int b = 0; b < model.nb(); ++b) {
+    const nscd::BodyModel& body = model.bodies[b];
+    if (!is_nodal(body.kind)) continue;
+    const ffr::FfrBody& f = model.tl_bodies[body.nodal].fe;
+    Eigen::VectorXd lambda(f.ndof());
+    const Vec3 v_B = body.q0.conjugate() * s.v[b], w_B = body.q0.conjugate() * s.w[b];
+    for (int k = 0; k < f.nn(); ++k) lambda.segment<3>(3 * k) = v_B + w_B.cross(f.mesh.nodes[k]);
+    s.tl_psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
+    s.tl_lambda.push_back(lambda);
+  }
+  return s;
+}
+
+}  // namespace nscd::io
