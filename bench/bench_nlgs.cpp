@@ -1,8 +1,8 @@
 // Times solve_nlgs (or, with --solver, another solver of solve.hpp: ccp-pgs, ccp-apgd, lcp-pgs …)
-// on stored FCLIB problems and on a generated lattice problem (lattice_problem.hpp): contact
-// updates per second (iterations × contacts / solve time, set-up and error evaluations
-// included; an iteration is a sweep, or an APGD step), speed-up over the first thread count, and
-// whether r is bitwise equal for every thread count.
+// on stored FCLIB problems and on a generated lattice problem
+// (tests/support/lattice_problem.hpp): contact updates per second (iterations × contacts / solve
+// time, set-up and error evaluations included; an iteration is a sweep, or an APGD step),
+// speed-up over the first thread count, and whether r is bitwise equal for every thread count.
 //
 //   build/bin/bench_nlgs [FILE.hdf5 ...] [--lattice N] [--threads 1,2] [--sweeps S] [--repeat R]
 //                        [--tolerance T] [--max-iterations M] [--solver NAME] [--compare-orders]
@@ -18,12 +18,12 @@
 //
 // Not a test: numbers depend on the machine; docs/performance.md records them with the command.
 
-#include "bench/lattice_problem.hpp"
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/solve.hpp"
+#include "tests/support/lattice_problem.hpp"
 
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   for (const std::string& file : files) {
     problems.push_back({std::filesystem::path(file).stem().string(), nscd::io::read_fclib_problem(file).problem});
   }
-  if (lattice > 0) problems.push_back({"lattice-" + std::to_string(lattice), nscd::bench::lattice_problem(lattice, 1)});
+  if (lattice > 0) problems.push_back({"lattice-" + std::to_string(lattice), nscd::test_support::lattice_problem(lattice, 1)});
 
   if (compare_orders && sweeps > 0) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
