@@ -1,8 +1,8 @@
 // Times solve_nlgs (or, with --solver, another solver of solve.hpp: ccp-pgs, ccp-apgd, lcp-pgs …)
-// on stored FCLIB problems and on a generated lattice problem (lattice_problem.hpp): contact
-// updates per second (iterations × contacts / solve time, set-up and error evaluations
-// included; an iteration is a sweep, or an APGD step), speed-up over the first thread count, and
-// whether r is bitwise equal for every thread count.
+// on stored FCLIB problems and on a generated lattice problem
+// (tests/support/lattice_problem.hpp): contact updates per second (iterations × contacts / solve
+// time, set-up and error evaluations included; an iteration is a sweep, or an APGD step),
+// speed-up over the first thread count, and whether r is bitwise equal for every thread count.
 //
 //   build/bin/bench_nlgs [FILE.hdf5 ...] [--lattice N] [--threads 1,2] [--sweeps S] [--repeat R]
 //                        [--tolerance T] [--max-iterations M] [--solver NAME] [--compare-orders]
@@ -18,12 +18,12 @@
 //
 // Not a test: numbers depend on the machine; docs/performance.md records them with the command.
 
-#include "bench/lattice_problem.hpp"
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/solve.hpp"
+#include "tests/support/lattice_problem.hpp"
 
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
@@ -40,36 +40,49 @@
 
 namespace {
 
+namespace solvers = nscd::solvers;
+
 struct Named {
   std::string name;
-  nscd::solvers::FrictionProblem problem;
+  solvers::FrictionProblem problem;
+};
+
+// a problem in the order of a sweep plan, with its local problems and the sweeps' buffers
+struct PlannedProblem {
+  PlannedProblem(const solvers::FrictionProblem& p0, const solvers::detail::SweepPlan& plan_)
+      : plan(plan_), p(solvers::detail::in_plan_order(p0, plan, storage)), local(p.nc()),
+        chunk_norms(plan.chunk_start.size() - 1) {
+    for (int i = 0; i < p.nc(); ++i) local[i] = solvers::detail::make_local_problem(p.W.diag(i), p.mu(i));
+  }
+  PlannedProblem(const PlannedProblem&) = delete;
+  PlannedProblem& operator=(const PlannedProblem&) = delete;
+
+  void sweep(Eigen::VectorXd& r) { solvers::detail::colored_sweep(p, local, plan, {}, r, chunk_norms); }
+
+  const solvers::detail::SweepPlan& plan;
+  solvers::FrictionProblem storage;  // the renumbered problem, if the plan renumbers
+  const solvers::FrictionProblem& p;
+  std::vector<solvers::detail::LocalProblem> local;
+  std::vector<solvers::detail::SweepNorms> chunk_norms;
 };
 
 // sweeps of plan from r = 0 until the error is below tolerance (evaluated after every sweep);
 // returns the sweeps (max_iterations + 1 if never) and the last error
-std::pair<int, double> sweeps_to_tolerance(const nscd::solvers::FrictionProblem& p0,
-                                           const nscd::solvers::detail::SweepPlan& plan, double tolerance,
-                                           int max_iterations) {
-  using namespace nscd::solvers;
-  FrictionProblem storage;
-  const FrictionProblem& p = detail::in_plan_order(p0, plan, storage);
-  std::vector<detail::LocalProblem> local(p.nc());
-  for (int i = 0; i < p.nc(); ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i));
-  std::vector<detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
+std::pair<int, double> sweeps_to_tolerance(const solvers::FrictionProblem& p0, const solvers::detail::SweepPlan& plan,
+                                           double tolerance, int max_iterations) {
+  PlannedProblem planned(p0, plan);
+  const solvers::FrictionProblem& p = planned.p;
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
   double error = 0.0;
   for (int s = 1; s <= max_iterations; ++s) {
-    detail::colored_sweep(p, local, plan, {}, r, chunk_norms);
-    error = error_measure(p, r, p.W.apply(r) + p.q);
+    planned.sweep(r);
+    error = solvers::error_measure(p, r, p.W.apply(r) + p.q);
     if (error <= tolerance) return {s, error};
   }
   return {max_iterations + 1, error};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"bench_nlgs: time NLGS on FCLIB and generated problems"};
+struct Options {
   std::vector<std::string> files;
   int lattice = 0;
   std::vector<int> threads{1};
@@ -77,87 +90,84 @@ int main(int argc, char** argv) {
   int repeat = 3;
   double tolerance = 1e-8;
   int max_iterations = 100000;
-  app.add_option("files", files, "FCLIB problems (local or global)");
-  app.add_option("--lattice", lattice, "also a generated lattice of N³ spheres (about 3N³ contacts)");
-  app.add_option("--threads", threads, "thread counts, e.g. 1,2")->delimiter(',');
-  app.add_option("--sweeps", sweeps, "exactly this many sweeps (throughput); 0: solve to --tolerance");
-  app.add_option("--repeat", repeat, "timed repetitions, the fastest is kept")->default_val(3);
-  app.add_option("--tolerance", tolerance, "tolerance without --sweeps")->default_val(1e-8);
-  app.add_option("--max-iterations", max_iterations, "iteration budget without --sweeps")->default_val(100000);
   std::string solver = "nlgs";
-  app.add_option("--solver", solver, "the solver, a name of `nscd solve --solver`")->default_val("nlgs");
   bool compare_orders = false;
-  app.add_flag("--compare-orders", compare_orders, "sweeps to --tolerance in index order and in colour order");
-  CLI11_PARSE(app, argc, argv);
+};
 
+// the FCLIB problems, then the lattice problem
+std::vector<Named> read_problems(const Options& o) {
   std::vector<Named> problems;
-  for (const std::string& file : files) {
+  for (const std::string& file : o.files) {
     problems.push_back({std::filesystem::path(file).stem().string(), nscd::io::read_fclib_problem(file).problem});
   }
-  if (lattice > 0) problems.push_back({"lattice-" + std::to_string(lattice), nscd::bench::lattice_problem(lattice, 1)});
+  if (o.lattice > 0)
+    problems.push_back({"lattice-" + std::to_string(o.lattice), nscd::test_support::lattice_problem(o.lattice, 1)});
+  return problems;
+}
 
-  if (compare_orders && sweeps > 0) {
-    tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
-    std::printf("%-40s %7s %16s %16s\n", "problem", "nc", "index updates/s", "colour updates/s");
-    for (const Named& named : problems) {
-      auto rate = [&](const nscd::solvers::detail::SweepPlan& plan) {
-        nscd::solvers::FrictionProblem storage;
-        const nscd::solvers::FrictionProblem& p = nscd::solvers::detail::in_plan_order(named.problem, plan, storage);
-        std::vector<nscd::solvers::detail::LocalProblem> local(p.nc());
-        for (int i = 0; i < p.nc(); ++i) local[i] = nscd::solvers::detail::make_local_problem(p.W.diag(i), p.mu(i));
-        std::vector<nscd::solvers::detail::SweepNorms> chunk_norms(plan.chunk_start.size() - 1);
-        double best = std::numeric_limits<double>::infinity();
-        for (int k = 0; k < std::max(repeat, 1); ++k) {
-          Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
-          const auto start = std::chrono::steady_clock::now();
-          for (int s = 0; s < sweeps; ++s) nscd::solvers::detail::colored_sweep(p, local, plan, {}, r, chunk_norms);
-          best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        return static_cast<double>(sweeps) * p.nc() / best;
-      };
-      const nscd::solvers::FrictionProblem& p = named.problem;
-      std::printf("%-40s %7d %16.4g %16.4g\n", named.name.c_str(), p.nc(),
-                  rate(nscd::solvers::detail::index_order_plan(p.nc())), rate(nscd::solvers::detail::make_sweep_plan(p.W)));
-    }
-    return 0;
+// contact updates per second of --sweeps sweeps of plan from r = 0, the fastest of --repeat
+double sweep_rate(const solvers::FrictionProblem& p0, const solvers::detail::SweepPlan& plan, const Options& o) {
+  PlannedProblem planned(p0, plan);
+  double best = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < std::max(o.repeat, 1); ++k) {
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * planned.p.nc());
+    const auto start = std::chrono::steady_clock::now();
+    for (int s = 0; s < o.sweeps; ++s) planned.sweep(r);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  if (compare_orders) {
-    tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
-    std::printf("%-40s %7s %7s %12s %10s %12s %10s\n", "problem", "nc", "colours", "index order", "error",
-                "colour order", "error");
-    for (const Named& named : problems) {
-      const nscd::solvers::FrictionProblem& p = named.problem;
-      const auto colored = nscd::solvers::detail::make_sweep_plan(p.W);
-      const auto [index_sweeps, index_error] =
-          sweeps_to_tolerance(p, nscd::solvers::detail::index_order_plan(p.nc()), tolerance, max_iterations);
-      const auto [color_sweeps, color_error] = sweeps_to_tolerance(p, colored, tolerance, max_iterations);
-      auto shown = [&](int sweeps_done) { return sweeps_done > max_iterations ? std::string("> ") + std::to_string(max_iterations) : std::to_string(sweeps_done); };
-      std::printf("%-40s %7d %7d %12s %10.3e %12s %10.3e\n", named.name.c_str(), p.nc(), colored.coloring.n_colors(),
-                  shown(index_sweeps).c_str(), index_error, shown(color_sweeps).c_str(), color_error);
-    }
-    return 0;
-  }
+  return static_cast<double>(o.sweeps) * planned.p.nc() / best;
+}
 
-  std::optional<nscd::solvers::SolverOptions> options = nscd::solvers::solver_options_from_name(solver);
-  if (!options) {
-    std::fprintf(stderr, "bench_nlgs: unknown solver %s\n", solver.c_str());
-    return 1;
+// --compare-orders --sweeps S: the sweeps alone, one thread, in index order and in colour order
+void compare_order_rates(const std::vector<Named>& problems, const Options& o) {
+  tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  std::printf("%-40s %7s %16s %16s\n", "problem", "nc", "index updates/s", "colour updates/s");
+  for (const Named& named : problems) {
+    const solvers::FrictionProblem& p = named.problem;
+    std::printf("%-40s %7d %16.4g %16.4g\n", named.name.c_str(), p.nc(),
+                sweep_rate(p, solvers::detail::index_order_plan(p.nc()), o),
+                sweep_rate(p, solvers::detail::make_sweep_plan(p.W), o));
   }
-  nscd::solvers::set_stopping(*options, sweeps > 0 ? 0.0 : tolerance, sweeps > 0 ? sweeps : max_iterations);
+}
+
+// --compare-orders: the sweeps to --tolerance, one thread, in index order and in colour order
+void compare_order_sweeps(const std::vector<Named>& problems, const Options& o) {
+  tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  std::printf("%-40s %7s %7s %12s %10s %12s %10s\n", "problem", "nc", "colours", "index order", "error",
+              "colour order", "error");
+  const auto shown = [&](int sweeps_done) {
+    return sweeps_done > o.max_iterations ? std::string("> ") + std::to_string(o.max_iterations)
+                                          : std::to_string(sweeps_done);
+  };
+  for (const Named& named : problems) {
+    const solvers::FrictionProblem& p = named.problem;
+    const auto colored = solvers::detail::make_sweep_plan(p.W);
+    const auto [index_sweeps, index_error] =
+        sweeps_to_tolerance(p, solvers::detail::index_order_plan(p.nc()), o.tolerance, o.max_iterations);
+    const auto [color_sweeps, color_error] = sweeps_to_tolerance(p, colored, o.tolerance, o.max_iterations);
+    std::printf("%-40s %7d %7d %12s %10.3e %12s %10.3e\n", named.name.c_str(), p.nc(), colored.coloring.n_colors(),
+                shown(index_sweeps).c_str(), index_error, shown(color_sweeps).c_str(), color_error);
+  }
+}
+
+// the solver on every problem with each thread count: the fastest of --repeat solves, and whether r
+// is bitwise that of the first thread count
+void time_solver(const std::vector<Named>& problems, const solvers::SolverOptions& options,
+                 const Options& o) {
   std::printf("%-40s %7s %7s %8s %10s %11s %12s %8s %9s\n", "problem", "nc", "threads", "iters", "error",
               "seconds", "updates/s", "speed-up", "same r");
   for (const Named& named : problems) {
     const int nc = named.problem.nc();
     Eigen::VectorXd r_first;
     double seconds_first = 0.0;
-    for (std::size_t t = 0; t < threads.size(); ++t) {
+    for (std::size_t t = 0; t < o.threads.size(); ++t) {
       tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                      static_cast<std::size_t>(std::max(threads[t], 1)));
-      nscd::solvers::SolverResult result;
+                                      static_cast<std::size_t>(std::max(o.threads[t], 1)));
+      solvers::SolverResult result;
       double best = std::numeric_limits<double>::infinity();
-      for (int k = 0; k < std::max(repeat, 1); ++k) {
+      for (int k = 0; k < std::max(o.repeat, 1); ++k) {
         const auto start = std::chrono::steady_clock::now();
-        result = nscd::solvers::solve(named.problem, *options, Eigen::VectorXd());
+        result = solvers::solve(named.problem, options, Eigen::VectorXd());
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
       if (t == 0) {
@@ -166,10 +176,44 @@ int main(int argc, char** argv) {
       }
       const bool same = result.r.size() == r_first.size() &&
                         std::memcmp(result.r.data(), r_first.data(), sizeof(double) * r_first.size()) == 0;
-      std::printf("%-40s %7d %7d %8d %10.3e %11.4g %12.4g %8.2f %9s\n", named.name.c_str(), nc, threads[t],
+      std::printf("%-40s %7d %7d %8d %10.3e %11.4g %12.4g %8.2f %9s\n", named.name.c_str(), nc, o.threads[t],
                   result.iterations, result.error, best,
                   static_cast<double>(result.iterations) * nc / best, seconds_first / best, same ? "yes" : "NO");
     }
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bench_nlgs: time NLGS on FCLIB and generated problems"};
+  Options o;
+  app.add_option("files", o.files, "FCLIB problems (local or global)");
+  app.add_option("--lattice", o.lattice, "also a generated lattice of N³ spheres (about 3N³ contacts)");
+  app.add_option("--threads", o.threads, "thread counts, e.g. 1,2")->delimiter(',');
+  app.add_option("--sweeps", o.sweeps, "exactly this many sweeps (throughput); 0: solve to --tolerance");
+  app.add_option("--repeat", o.repeat, "timed repetitions, the fastest is kept")->default_val(3);
+  app.add_option("--tolerance", o.tolerance, "tolerance without --sweeps")->default_val(1e-8);
+  app.add_option("--max-iterations", o.max_iterations, "iteration budget without --sweeps")->default_val(100000);
+  app.add_option("--solver", o.solver, "the solver, a name of `nscd solve --solver`")->default_val("nlgs");
+  app.add_flag("--compare-orders", o.compare_orders, "sweeps to --tolerance in index order and in colour order");
+  CLI11_PARSE(app, argc, argv);
+
+  const std::vector<Named> problems = read_problems(o);
+  if (o.compare_orders && o.sweeps > 0) {
+    compare_order_rates(problems, o);
+    return 0;
+  }
+  if (o.compare_orders) {
+    compare_order_sweeps(problems, o);
+    return 0;
+  }
+  std::optional<solvers::SolverOptions> options = solvers::solver_options_from_name(o.solver);
+  if (!options) {
+    std::fprintf(stderr, "bench_nlgs: unknown solver %s\n", o.solver.c_str());
+    return 1;
+  }
+  solvers::set_stopping(*options, o.sweeps > 0 ? 0.0 : o.tolerance, o.sweeps > 0 ? o.sweeps : o.max_iterations);
+  time_solver(problems, *options, o);
   return 0;
 }

@@ -78,21 +78,141 @@ double cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+/// Reads the scene and builds the model and the initial state, the scene then freed; returns the
+/// resident memory with the scene read.
+std::int64_t load_scene(const std::string& file, std::optional<nscd::Model>& model, nscd::State& s) {
+  const nscd::io::Scene scene = nscd::io::read_scene(file);
+  const std::int64_t rss_read = nscd::resident_bytes();
+  model.emplace(nscd::io::build_model(scene));
+  s = nscd::io::initial_state(*model, scene);
+  return rss_read;
+}
+
+/// Every contact of the initial state remembered with a zero impulse: the first step starts
+/// NLGS from r = 0 instead of the stick prediction (a sparse factorisation of W).
+void start_from_zero(const nscd::Model& m, nscd::State& s, nscd::StepWorkspace& ws) {
+  nscd::detection_input(m, s, ws.poses, ws.movable);
+  std::vector<nscd::contact::ContactPoint> initial;
+  nscd::contact::detect_contacts(m.shapes, ws.poses, ws.movable, m.step.alert_distance, initial);
+  s.warm.clear();
+  for (const nscd::contact::ContactPoint& c : initial)
+    s.warm.push_back({c.a, c.b, s.q[c.a].conjugate() * (c.p_W - s.x[c.a]), nscd::Vec3::Zero()});
+}
+
+/// The untimed steps, the first timed alone.
+struct WarmUp {
+  long first_contacts = -1;
+  double first_step = 0;  // [s]
+};
+
+/// One step; false, with a message, if it failed.
+bool step_ok(const std::string& file, const nscd::Model& m, nscd::State& s, nscd::StepWorkspace& ws,
+             nscd::StepReport& report) {
+  report = nscd::step(m, s, ws);
+  if (report.status == nscd::StepStatus::Ok) return true;
+  std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
+  return false;
+}
+
+std::optional<WarmUp> warm_up(const std::string& file, const Options& o, const nscd::Model& m, nscd::State& s,
+                              nscd::StepWorkspace& ws) {
+  WarmUp w;
+  nscd::StepReport report;
+  for (long n = 0; n < o.warmup; ++n) {
+    const auto before = std::chrono::steady_clock::now();
+    const bool ok = step_ok(file, m, s, ws, report);
+    if (n == 0) w.first_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+    if (!ok) return std::nullopt;
+    if (w.first_contacts < 0) w.first_contacts = report.n_contacts;
+  }
+  return w;
+}
+
+/// The timed steps: stage times of each, sums over them, and wall and CPU time.
+struct Timed {
+  std::vector<std::array<double, 4>> per_step;  // detection, assembly, solve, update [s]
+  long sweeps = 0, contacts = 0, non_converged = 0;
+  double wall = 0, cpu = 0;  // [s]
+};
+
+std::optional<Timed> time_steps(const std::string& file, const Options& o, const nscd::Model& m, nscd::State& s,
+                                nscd::StepWorkspace& ws) {
+  Timed timed;
+  ws.timings = {};
+  const double cpu_start = cpu_seconds();
+  const auto wall_start = std::chrono::steady_clock::now();
+  nscd::StepReport report;
+  for (long n = 0; n < o.steps; ++n) {
+    if (!step_ok(file, m, s, ws, report)) return std::nullopt;
+    const nscd::StepTimings& t = ws.timings;
+    // the "detection" column keeps the free motion, as in the tables of docs/performance.md measured
+    // before the free-motion stage had its own timer
+    timed.per_step.push_back({t.free_motion + t.detection, t.assembly, t.solve, t.update});
+    ws.timings = {};
+    timed.sweeps += report.solver_iterations;
+    timed.contacts += report.n_contacts;
+    timed.non_converged += report.solver_status != nscd::solvers::SolverStatus::Converged;
+  }
+  timed.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  timed.cpu = cpu_seconds() - cpu_start;
+  return timed;
+}
+
+/// Median over the timed steps of each stage: robust to the steps that other processes slowed.
+std::array<double, 4> median_stages(const std::vector<std::array<double, 4>>& per_step) {
+  std::array<double, 4> stage{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::vector<double> times;
+    for (const auto& step_times : per_step) times.push_back(step_times[i]);
+    std::sort(times.begin(), times.end());
+    const std::size_t h = times.size() / 2;
+    stage[i] = times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
+  }
+  return stage;
+}
+
+/// Memory figures of one scene [bytes].
+struct Memory {
+  std::int64_t before = 0, read = 0, after = 0;
+};
+
+/// Prints the scene's row of the first table and returns its row of the second.
+std::string print_rows(const std::string& file, int n_threads, const nscd::Model& m, const WarmUp& w,
+                       const Timed& timed, const Memory& rss) {
+  const std::array<double, 4> stage = median_stages(timed.per_step);
+  const double k = static_cast<double>(timed.per_step.size());
+  const double n = m.nb();
+  const double nlogn = n * std::log2(n);
+  const double total = stage[0] + stage[1] + stage[2] + stage[3];
+  const double contacts_per_step = static_cast<double>(timed.contacts) / k;
+  const double sweeps_per_step = static_cast<double>(timed.sweeps) / k;
+  std::string name = file.substr(file.find_last_of('/') + 1);
+  std::printf("| %s | %d | %d | %.0f | %.1f | %.0f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %.0f |\n",
+              name.c_str(), m.nb(), n_threads, static_cast<double>(w.first_contacts), 1e3 * w.first_step,
+              contacts_per_step, sweeps_per_step, 1e3 * total, 1e3 * stage[0], 1e3 * stage[1], 1e3 * stage[2],
+              1e3 * stage[3], timed.cpu / timed.wall, static_cast<double>(rss.after - rss.before) / n / 1024,
+              static_cast<double>(rss.read) / (1 << 20), static_cast<double>(rss.after) / (1 << 20),
+              static_cast<double>(peak_resident_bytes()) / (1 << 20));
+  char row[512];
+  std::snprintf(row, sizeof row, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                name.c_str(), m.nb(), n_threads, 1e6 * stage[0] / n, 1e6 * stage[1] / n, 1e6 * stage[2] / n,
+                1e6 * stage[3] / n, 1e9 * stage[0] / nlogn, 1e9 * stage[1] / nlogn, 1e9 * stage[2] / nlogn,
+                1e9 * stage[3] / nlogn,
+                timed.contacts > 0 && timed.sweeps > 0 ? 1e9 * stage[2] / (contacts_per_step * sweeps_per_step)
+                                                       : 0.0);
+  return row;
+}
+
 /// Runs one scene, prints its row of the first table and returns the row of the second in
 /// `normalised`. Returns the exit code.
 int run_scene(const std::string& file, const Options& o, std::string& normalised) {
   const int n_threads = o.threads > 0 ? o.threads : tbb::info::default_concurrency();
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n_threads));
-  const std::int64_t rss_before = nscd::resident_bytes();
-  std::int64_t rss_read = 0;
+  Memory rss;
+  rss.before = nscd::resident_bytes();
   std::optional<nscd::Model> model;
   nscd::State s;
-  {
-    const nscd::io::Scene scene = nscd::io::read_scene(file);
-    rss_read = nscd::resident_bytes();
-    model.emplace(nscd::io::build_model(scene));
-    s = nscd::io::initial_state(*model, scene);
-  }
+  rss.read = load_scene(file, model, s);
   malloc_trim(0);  // the scene and the reader's scratch go back to the system
   nscd::Model& m = *model;
   if (o.sweeps > 0)
@@ -100,84 +220,52 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
   else
     nscd::solvers::set_stopping(m.step.solver, o.tolerance, o.max_iterations);
   nscd::StepWorkspace ws;
-  if (o.zero_start) {
-    // every contact of the initial state remembered with a zero impulse: the first step starts
-    // NLGS from r = 0 instead of the stick prediction (a sparse factorisation of W)
-    nscd::detection_input(m, s, ws.poses, ws.movable);
-    std::vector<nscd::contact::ContactPoint> initial;
-    nscd::contact::detect_contacts(m.shapes, ws.poses, ws.movable, m.step.alert_distance, initial);
-    s.warm.clear();
-    for (const nscd::contact::ContactPoint& c : initial)
-      s.warm.push_back({c.a, c.b, s.q[c.a].conjugate() * (c.p_W - s.x[c.a]), nscd::Vec3::Zero()});
-  }
-  long first_contacts = -1;
-  double first_step = 0;
-  for (long n = 0; n < o.warmup; ++n) {
-    const auto before = std::chrono::steady_clock::now();
-    const nscd::StepReport report = nscd::step(m, s, ws);
-    if (n == 0) first_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
-    if (report.status != nscd::StepStatus::Ok) {
-      std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
-      return 3;
-    }
-    if (first_contacts < 0) first_contacts = report.n_contacts;
-  }
-  ws.timings = {};
-  std::vector<std::array<double, 4>> per_step;  // stage times of each timed step
-  long sweeps = 0, contacts = 0, non_converged = 0;
-  const double cpu_start = cpu_seconds();
-  const auto wall_start = std::chrono::steady_clock::now();
-  for (long n = 0; n < o.steps; ++n) {
-    const nscd::StepReport report = nscd::step(m, s, ws);
-    if (report.status != nscd::StepStatus::Ok) {
-      std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), report.message.c_str());
-      return 3;
-    }
-    const nscd::StepTimings& t = ws.timings;
-    // the "detection" column keeps the free motion, as in the tables of docs/performance.md measured
-    // before the free-motion stage had its own timer
-    per_step.push_back({t.free_motion + t.detection, t.assembly, t.solve, t.update});
-    ws.timings = {};
-    sweeps += report.solver_iterations;
-    contacts += report.n_contacts;
-    non_converged += report.solver_status != nscd::solvers::SolverStatus::Converged;
-  }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const double cpu = cpu_seconds() - cpu_start;
-  const std::int64_t rss_after = nscd::resident_bytes();
-  const double k = static_cast<double>(o.steps);
-  const double n = m.nb();
-  const double nlogn = n * std::log2(n);
-  // median over the timed steps of each stage: robust to the steps that other processes slowed
-  double stage[4];
-  for (int i = 0; i < 4; ++i) {
-    std::vector<double> times;
-    for (const auto& step_times : per_step) times.push_back(step_times[static_cast<std::size_t>(i)]);
-    std::sort(times.begin(), times.end());
-    const std::size_t h = times.size() / 2;
-    stage[i] = times.size() % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
-  }
-  const double total = stage[0] + stage[1] + stage[2] + stage[3];
-  const double contacts_per_step = static_cast<double>(contacts) / k;
-  const double sweeps_per_step = static_cast<double>(sweeps) / k;
-  std::string name = file.substr(file.find_last_of('/') + 1);
-  std::printf("| %s | %d | %d | %.0f | %.1f | %.0f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %.0f |\n",
-              name.c_str(), m.nb(), n_threads, static_cast<double>(first_contacts), 1e3 * first_step, contacts_per_step, sweeps_per_step,
-              1e3 * total, 1e3 * stage[0], 1e3 * stage[1], 1e3 * stage[2], 1e3 * stage[3], cpu / wall,
-              static_cast<double>(rss_after - rss_before) / n / 1024, static_cast<double>(rss_read) / (1 << 20),
-              static_cast<double>(rss_after) / (1 << 20), static_cast<double>(peak_resident_bytes()) / (1 << 20));
-  char row[512];
-  std::snprintf(row, sizeof row, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                name.c_str(), m.nb(), n_threads, 1e6 * stage[0] / n, 1e6 * stage[1] / n, 1e6 * stage[2] / n,
-              1e6 * stage[3] / n, 1e9 * stage[0] / nlogn, 1e9 * stage[1] / nlogn, 1e9 * stage[2] / nlogn,
-              1e9 * stage[3] / nlogn,
-              contacts > 0 && sweeps > 0 ? 1e9 * stage[2] / (contacts_per_step * sweeps_per_step) : 0.0);
-  normalised = row;
-  if (non_converged > 0 && o.sweeps <= 0)
-    std::fprintf(stderr, "bench_scaling: %s: %ld of %ld timed steps not converged\n", file.c_str(), non_converged,
-                 o.steps);
+  if (o.zero_start) start_from_zero(m, s, ws);
+  const std::optional<WarmUp> w = warm_up(file, o, m, s, ws);
+  if (!w) return 3;
+  const std::optional<Timed> timed = time_steps(file, o, m, s, ws);
+  if (!timed) return 3;
+  rss.after = nscd::resident_bytes();
+  normalised = print_rows(file, n_threads, m, *w, *timed, rss);
+  if (timed->non_converged > 0 && o.sweeps <= 0)
+    std::fprintf(stderr, "bench_scaling: %s: %ld of %ld timed steps not converged\n", file.c_str(),
+                 timed->non_converged, o.steps);
   std::fflush(stdout);
   return 0;
+}
+
+/// run_scene in a child process of its own, so that its memory figure starts from a fresh heap;
+/// returns its exit code (1 if it did not exit, −1 if it could not be started), and its second row in
+/// `normalised`.
+int run_in_child(const std::string& file, const Options& o, std::string& normalised) {
+  int pipe_fd[2];
+  if (pipe(pipe_fd) != 0) return -1;
+  const pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    // the row of the first table to stdout, that of the second through the pipe
+    close(pipe_fd[0]);
+    std::string row;
+    int code = 0;
+    try {
+      code = run_scene(file, o, row);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), e.what());
+      code = 2;
+    }
+    std::fflush(stdout);
+    if (!row.empty() && write(pipe_fd[1], row.data(), row.size()) < 0) code = 2;
+    close(pipe_fd[1]);
+    _exit(code);
+  }
+  close(pipe_fd[1]);
+  char chunk[4096];
+  for (ssize_t got; (got = read(pipe_fd[0], chunk, sizeof chunk)) > 0;)
+    normalised.append(chunk, static_cast<std::size_t>(got));
+  close(pipe_fd[0]);
+  int child_status = 0;
+  waitpid(child, &child_status, 0);
+  return WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 1;
 }
 
 }  // namespace
@@ -218,35 +306,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> normalised;
   int status = 0;
   for (const std::string& file : scenes) {
-    int pipe_fd[2];
-    if (pipe(pipe_fd) != 0) return 2;
-    const pid_t child = fork();
-    if (child < 0) return 2;
-    if (child == 0) {
-      // the row of the first table to stdout, that of the second through the pipe
-      close(pipe_fd[0]);
-      std::string row;
-      int code = 0;
-      try {
-        code = run_scene(file, o, row);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_scaling: %s: %s\n", file.c_str(), e.what());
-        code = 2;
-      }
-      std::fflush(stdout);
-      if (!row.empty() && write(pipe_fd[1], row.data(), row.size()) < 0) code = 2;
-      close(pipe_fd[1]);
-      _exit(code);
-    }
-    close(pipe_fd[1]);
-    std::string rest;
-    char chunk[4096];
-    for (ssize_t got; (got = read(pipe_fd[0], chunk, sizeof chunk)) > 0;) rest.append(chunk, static_cast<std::size_t>(got));
-    close(pipe_fd[0]);
-    int child_status = 0;
-    waitpid(child, &child_status, 0);
-    if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) status = 1;
-    if (!rest.empty()) normalised.push_back(rest);
+    std::string row;
+    const int code = run_in_child(file, o, row);
+    if (code < 0) return 2;
+    if (code != 0) status = 1;
+    if (!row.empty()) normalised.push_back(row);
   }
   std::printf("\nper body [µs] and per n log₂ n [ns] (n = bodies), solve per contact and sweep [ns]\n\n");
   std::printf("| scene | bodies | threads | detection/n | assembly/n | solve/n | update/n | detection/(n log n) "

@@ -148,6 +148,30 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
+// the solvers of --solvers, by default every one (the aliases nlgs and lcp once, as nlgs-ac and lcp-*), then
+// Siconos's
+std::vector<std::string> solver_names(const std::string& solver_list) {
+  if (!solver_list.empty()) return split(solver_list);
+  std::vector<std::string> names;
+  for (const sv::SolverVariant& v : sv::solver_variants())
+    if (v.name != "nlgs" && v.name != "lcp") names.emplace_back(v.name);
+#ifdef NSCD_WITH_SICONOS
+  names.emplace_back("siconos-nsgs");
+  names.emplace_back("siconos-prox");
+#endif
+  return names;
+}
+
+// the .hdf5 files of the folder whose name contains `filter`, sorted
+std::vector<fs::path> problem_files(const std::string& folder, const std::string& filter) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.path().extension() == ".hdf5" && entry.path().stem().string().find(filter) != std::string::npos)
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,24 +185,8 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", repeat, "runs per cell, the fastest is kept")->default_val(1);
   CLI11_PARSE(app, argc, argv);
 
-  std::vector<std::string> names;
-  if (solver_list.empty()) {
-    for (const sv::SolverVariant& v : sv::solver_variants())
-      if (v.name != "nlgs" && v.name != "lcp") names.emplace_back(v.name);  // aliases of nlgs-ac, lcp-*
-#ifdef NSCD_WITH_SICONOS
-    names.emplace_back("siconos-nsgs");
-    names.emplace_back("siconos-prox");
-#endif
-  } else {
-    names = split(solver_list);
-  }
-
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(folder))
-    if (entry.path().extension() == ".hdf5" && entry.path().stem().string().find(problem_filter) != std::string::npos)
-      files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-
+  const std::vector<std::string> names = solver_names(solver_list);
+  const std::vector<fs::path> files = problem_files(folder, problem_filter);
   std::printf("| problem | contacts | solver | tol 1e-4: its / error / ms | tol 1e-8: its / error / ms |\n");
   std::printf("|---|---|---|---|---|\n");
   for (const fs::path& file : files) {

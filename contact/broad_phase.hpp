@@ -16,12 +16,13 @@
 /// exact for bodies that far apart, at the price of crowded border cells.
 ///
 /// Pairs come in a fixed order (grid table order, then large bodies), independent of the number
-/// of threads. Buffers are kept per calling thread and reused from call to call.
+/// of threads. The caller owns the buffers (BroadPhaseScratch) and passes them to every call.
 ///
 /// References: [Ericson 2005] Real-Time Collision Detection, Morgan Kaufmann.
 
-#include "contact/posed_shapes.hpp"
+#include "contact/aabb.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -29,13 +30,32 @@
 
 namespace nscd::contact::detail {
 
+/// Cells covered by a box, bounds included.
+struct CellBox {
+  std::array<std::int64_t, 3> lo, hi;
+};
+
+/// Buffers of find_candidate_pairs, reused from call to call so that a step allocates nothing
+/// once they have grown; what they hold between calls means nothing. Two concurrent calls need
+/// two scratches.
+struct BroadPhaseScratch {
+  std::vector<double> extents;         // largest box edge of each movable body
+  std::vector<CellBox> cells;          // per body
+  std::vector<int> small, large;       // body indices, increasing
+  std::vector<std::uint32_t> start;    // per bucket, its first entry; one more at the end
+  std::vector<std::uint32_t> entries;  // grouped by bucket, by body within a bucket
+  std::vector<std::uint64_t> keys;     // cell of each entry, i | j << 21 | k << 42 (hashed table)
+  std::vector<std::vector<std::pair<int, int>>> found;  // per task
+};
+
 /// Candidate pairs (a, b), a < b, whose boxes overlap (closed intervals on every axis) and of
 /// which at least one is movable, each exactly once.
 /// @param boxes    one box per body, already inflated by the alert distance
 /// @param movable  1 for bodies moved by the dynamics, 0 for fixed or driven bodies
+/// @param scratch  buffers, see BroadPhaseScratch
 /// @param pairs    overwritten, in the fixed order above
 /// @throws nscd::InputError with more than 2^26 bodies
 void find_candidate_pairs(std::span<const Aabb> boxes, std::span<const std::uint8_t> movable,
-                          std::vector<std::pair<int, int>>& pairs);
+                          BroadPhaseScratch& scratch, std::vector<std::pair<int, int>>& pairs);
 
 }  // namespace nscd::contact::detail

@@ -48,7 +48,7 @@ void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int 
 
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
-                     std::vector<ContactPoint>& out) {
+                     DetectionScratch& scratch, std::vector<ContactPoint>& out) {
   NSCD_THROW_UNLESS(shapes.size() == poses.size() && shapes.size() == movable.size(),
                     "detect_contacts: {} shapes, {} poses and {} movable flags differ in number",
                     shapes.size(), poses.size(), movable.size());
@@ -59,15 +59,16 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
   // world geometry once per body, and boxes inflated by half the alert distance
   detail::PosedShapes posed;
   posed.build(shapes, poses);
-  std::vector<detail::Aabb> boxes(shapes.size());
+  std::vector<detail::Aabb>& boxes = scratch.boxes;
+  boxes.resize(shapes.size());
   for (std::size_t i = 0; i < boxes.size(); ++i) {
     const detail::Aabb& box = posed.aabb(static_cast<int>(i));
     boxes[i] = {box.lo.array() - 0.5 * alert_distance, box.hi.array() + 0.5 * alert_distance};
   }
 
   // broad phase
-  std::vector<std::pair<int, int>> pairs;
-  detail::find_candidate_pairs(boxes, movable, pairs);
+  std::vector<std::pair<int, int>>& pairs = scratch.pairs;
+  detail::find_candidate_pairs(boxes, movable, scratch.broad_phase, pairs);
 
   // narrow phase over candidate pairs, one output buffer per thread
   tbb::enumerable_thread_specific<NarrowPhaseLocal> local;
@@ -102,6 +103,13 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
   });
   out.reserve(merged.size());
   for (const Key& key : keys) out.push_back(merged[key.index]);
+}
+
+void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
+                     std::span<const std::uint8_t> movable, double alert_distance,
+                     std::vector<ContactPoint>& out) {
+  DetectionScratch scratch;
+  detect_contacts(shapes, poses, movable, alert_distance, scratch, out);
 }
 
 void collide_pair(const Shape& shape_a, const Pose& pose_a, int a, const Shape& shape_b,

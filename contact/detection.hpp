@@ -14,11 +14,13 @@
 ///
 /// The output is sorted by (a, b, feature), so it does not depend on the broad phase order.
 
+#include "contact/broad_phase.hpp"
 #include "contact/shape.hpp"
 #include "nscd/core/math.hpp"
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace nscd::contact {
@@ -48,13 +50,28 @@ enum Mobility : std::uint8_t {
                     // (nscd/step/deformable_contacts.hpp), so every pair with it is skipped here
 };
 
+/// Buffers of the broad phase, which detect_contacts reuses from call to call: a caller that
+/// detects every step keeps one (what it holds between calls means nothing). Two concurrent
+/// calls need two scratches.
+struct DetectionScratch {
+  std::vector<detail::Aabb> boxes;         // per body, inflated by half the alert distance
+  std::vector<std::pair<int, int>> pairs;  // candidate pairs
+  detail::BroadPhaseScratch broad_phase;
+};
+
 /// Detects every contact point with gap ≤ alert_distance.
 /// @param shapes   shape of each body (index = body index)
 /// @param poses    pose of each body
 /// @param movable  Mobility of each body
 /// @param alert_distance [m], ≥ 0
+/// @param scratch  buffers, see DetectionScratch
 /// @param out      cleared, then filled sorted by (a, b, feature)
 /// @throws nscd::InputError if the three spans differ in size or alert_distance < 0
+void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
+                     std::span<const std::uint8_t> movable, double alert_distance,
+                     DetectionScratch& scratch, std::vector<ContactPoint>& out);
+
+/// The same with buffers of its own, for a one-off detection.
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
                      std::vector<ContactPoint>& out);

@@ -5,6 +5,7 @@
 /// n_W · p_WV, the distinct edge directions (the edge–edge axes of the separating-axis test
 /// need one cross product per pair of directions, not per pair of edges), and world AABBs.
 
+#include "contact/aabb.hpp"
 #include "contact/detection.hpp"
 #include "contact/shape.hpp"
 
@@ -12,12 +13,6 @@
 #include <vector>
 
 namespace nscd::contact::detail {
-
-/// Axis-aligned box in W [m].
-struct Aabb {
-  Vec3 lo = Vec3::Zero();
-  Vec3 hi = Vec3::Zero();
-};
 
 /// A convex polyhedron in W; the spans point into PosedShapes.
 struct PosedPolyhedron {

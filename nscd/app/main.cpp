@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,66 +32,77 @@ std::shared_ptr<nscd::StatusLineSink> install_logger(bool quiet) {
   nscd::set_logger(log);
   return sink;
 }
-}  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"nscd: non-smooth contact dynamics of rigid and deformable blocks", "nscd"};
-  app.set_version_flag("--version", std::string("nscd ") + NSCD_VERSION);
-  app.require_subcommand(1);
-
+// every command's options, filled by the parser
+struct Commands {
   nscd::app::RunOptions run;
   std::string out_dir;
-  CLI::App* run_cmd = app.add_subcommand("run", "simulate a scene and write its output");
-  run_cmd->add_option("scene", run.scene, "scene file (JSON)")->required();
-  run_cmd->add_option("--out", out_dir, "output directory (default out/<scene name>)");
-  run_cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
-                                            "override solver.type (auto|nlgs|ccp|lcp|nsn|prox)");
-  run_cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
-                                            "switch every deformable body to this model (rigid|ffr|tl|linear)");
-  run_cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; },
-                                       "override time.duration [s]");
-  run_cmd->add_option_function<double>("--checkpoint-interval", [&](double v) { run.checkpoint_interval = v; },
-                                       "write DIR/checkpoint_*.h5 every T seconds of simulated time, and at the end");
-  run_cmd->add_option_function<std::string>("--restart", [&](const std::string& v) { run.restart = v; },
-                                            "continue the run saved in this checkpoint, appending to its output");
-  CLI::Option* restart_option = run_cmd->get_option("--restart");
-  run_cmd->add_flag("--overwrite", run.overwrite,
-                    "replace the output of an earlier run in the output directory (its other files are kept)")
-      ->excludes(restart_option);
-  run_cmd->add_flag("--quiet", run.quiet, "print only errors");
-
   std::filesystem::path validate_scene;
-  CLI::App* validate_cmd = app.add_subcommand("validate", "check a scene and print a summary");
-  validate_cmd->add_option("scene", validate_scene, "scene file (JSON)")->required();
-
   nscd::app::SolveOptions solve;
   std::string solution_file;
-  CLI::App* solve_cmd = app.add_subcommand("solve", "solve a frictional contact problem from an FCLIB file");
-  solve_cmd->add_option("problem", solve.problem, "FCLIB problem (HDF5), local or global")->required();
+  nscd::app::CompareOptions compare;
+  int threads = 0;
+  CLI::App* run_cmd = nullptr;
+  CLI::App* validate_cmd = nullptr;
+  CLI::App* solve_cmd = nullptr;
+  CLI::App* compare_cmd = nullptr;
+};
+
+void add_run_command(CLI::App& app, Commands& c) {
+  nscd::app::RunOptions& run = c.run;
+  CLI::App* cmd = c.run_cmd = app.add_subcommand("run", "simulate a scene and write its output");
+  cmd->add_option("scene", run.scene, "scene file (JSON)")->required();
+  cmd->add_option("--out", c.out_dir, "output directory (default out/<scene name>)");
+  cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
+                                        "override solver.type (auto|nlgs|ccp|lcp|nsn|prox)");
+  cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
+                                        "switch every deformable body to this model (rigid|ffr|tl|linear)");
+  cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; }, "override time.duration [s]");
+  cmd->add_option_function<double>("--checkpoint-interval", [&](double v) { run.checkpoint_interval = v; },
+                                   "write DIR/checkpoint_*.h5 every T seconds of simulated time, and at the end");
+  cmd->add_option_function<std::string>("--restart", [&](const std::string& v) { run.restart = v; },
+                                        "continue the run saved in this checkpoint, appending to its output");
+  CLI::Option* restart_option = cmd->get_option("--restart");
+  cmd->add_flag("--overwrite", run.overwrite,
+                "replace the output of an earlier run in the output directory (its other files are kept)")
+      ->excludes(restart_option);
+  cmd->add_flag("--quiet", run.quiet, "print only errors");
+}
+
+void add_validate_command(CLI::App& app, Commands& c) {
+  c.validate_cmd = app.add_subcommand("validate", "check a scene and print a summary");
+  c.validate_cmd->add_option("scene", c.validate_scene, "scene file (JSON)")->required();
+}
+
+void add_solve_command(CLI::App& app, Commands& c) {
+  nscd::app::SolveOptions& solve = c.solve;
+  CLI::App* cmd = c.solve_cmd = app.add_subcommand("solve", "solve a frictional contact problem from an FCLIB file");
+  cmd->add_option("problem", solve.problem, "FCLIB problem (HDF5), local or global")->required();
   std::string solver_help = "solver:";
   for (const nscd::solvers::SolverVariant& v : nscd::solvers::solver_variants())
     solver_help += "\n  " + std::string(v.name) + ": " + std::string(v.description);
-  solve_cmd->add_option("--solver", solve.solver, solver_help)->default_val("auto");
-  solve_cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
-  solve_cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
-  solve_cmd->add_option("--solution", solution_file, "write the problem and its solution (r, u) to this FCLIB file");
+  cmd->add_option("--solver", solve.solver, solver_help)->default_val("auto");
+  cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
+  cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
+  cmd->add_option("--solution", c.solution_file, "write the problem and its solution (r, u) to this FCLIB file");
+}
 
-  nscd::app::CompareOptions compare;
-  CLI::App* compare_cmd = app.add_subcommand(
-      "compare", "compare two runs (B the reference); writes compare.csv and compare.png");
-  compare_cmd->add_option("run_a", compare.run_a, "output directory of the run compared (A)")->required();
-  compare_cmd->add_option("run_b", compare.run_b, "output directory of the reference run (B)")->required();
-  compare_cmd->add_option("--out", compare.out, "directory for compare.csv and compare.png (default: the current one)");
+void add_compare_command(CLI::App& app, Commands& c) {
+  nscd::app::CompareOptions& compare = c.compare;
+  CLI::App* cmd = c.compare_cmd =
+      app.add_subcommand("compare", "compare two runs (B the reference); writes compare.csv and compare.png");
+  cmd->add_option("run_a", compare.run_a, "output directory of the run compared (A)")->required();
+  cmd->add_option("run_b", compare.run_b, "output directory of the reference run (B)")->required();
+  cmd->add_option("--out", compare.out, "directory for compare.csv and compare.png (default: the current one)");
+}
 
-  // --threads on every command: TBB's thread limit for the whole command
-  int threads = 0;
-  for (CLI::App* command : {run_cmd, validate_cmd, solve_cmd, compare_cmd})
-    command->add_option("--threads", threads, "worker threads, 0 for all cores")->default_val(0);
-
+// the command line parsed into the options bound to `app`; an exit code if the command ends there
+// (help, version, an unknown command or a parse error)
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   // a word that is not a command gets a plain answer rather than CLI11's "subcommand required"
   const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
   const auto is_command = [&](const char* word) {
-    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* c) { return c->get_name() == word; });
+    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* cmd) { return cmd->get_name() == word; });
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve, compare; see nscd --help)\n",
@@ -110,24 +123,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nscd: error: %s (see %s)\n", e.what(), help.c_str());
     return kExitInvalidInput;
   }
+  return std::nullopt;
+}
 
-  const std::shared_ptr<nscd::StatusLineSink> terminal = install_logger(run.quiet);
+// the parsed command run under TBB's thread limit; input errors exit with code 2
+int run_parsed(Commands& c, const std::shared_ptr<nscd::StatusLineSink>& terminal) {
   try {
-    NSCD_THROW_UNLESS(threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", threads);
-    const int workers = threads > 0 ? threads : tbb::info::default_concurrency();
+    NSCD_THROW_UNLESS(c.threads >= 0, "--threads {}: expected 0 (all cores) or a positive count", c.threads);
+    const int workers = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers));
-    run.threads = workers;
-    if (*run_cmd) {
-      if (!out_dir.empty()) run.out = out_dir;
-      if (!run.quiet && isatty(fileno(stderr))) run.progress = terminal;
-      return nscd::app::run_command(run);
+    c.run.threads = workers;
+    if (*c.run_cmd) {
+      if (!c.out_dir.empty()) c.run.out = c.out_dir;
+      if (!c.run.quiet && isatty(fileno(stderr))) c.run.progress = terminal;
+      return nscd::app::run_command(c.run);
     }
-    if (*solve_cmd) {
-      if (!solution_file.empty()) solve.solution = solution_file;
-      return nscd::app::solve_command(solve);
+    if (*c.solve_cmd) {
+      if (!c.solution_file.empty()) c.solve.solution = c.solution_file;
+      return nscd::app::solve_command(c.solve);
     }
-    if (*compare_cmd) return nscd::app::compare_command(compare);
-    return nscd::app::validate_command(validate_scene);
+    if (*c.compare_cmd) return nscd::app::compare_command(c.compare);
+    return nscd::app::validate_command(c.validate_scene);
   } catch (const nscd::InputError& e) {
     std::fprintf(stderr, "nscd: error: %s\n", e.what());
     return kExitInvalidInput;
@@ -135,4 +151,23 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nscd: internal error: %s\n", e.what());
     return 1;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"nscd: non-smooth contact dynamics of rigid and deformable blocks", "nscd"};
+  app.set_version_flag("--version", std::string("nscd ") + NSCD_VERSION);
+  app.require_subcommand(1);
+  Commands c;
+  add_run_command(app, c);
+  add_validate_command(app, c);
+  add_solve_command(app, c);
+  add_compare_command(app, c);
+  // --threads on every command: TBB's thread limit for the whole command
+  for (CLI::App* command : {c.run_cmd, c.validate_cmd, c.solve_cmd, c.compare_cmd})
+    command->add_option("--threads", c.threads, "worker threads, 0 for all cores")->default_val(0);
+  if (const std::optional<int> exit_code = parse(app, argc, argv)) return *exit_code;
+  const std::shared_ptr<nscd::StatusLineSink> terminal = install_logger(c.run.quiet);
+  return run_parsed(c, terminal);
 }

@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 namespace nscd::contact::detail {
@@ -64,7 +65,8 @@ std::vector<Aabb> inflated_boxes(const Scene& s, double alert) {
 
 std::vector<std::pair<int, int>> candidates(const Scene& s, const std::vector<Aabb>& boxes) {
   std::vector<std::pair<int, int>> pairs;
-  find_candidate_pairs(boxes, s.movable, pairs);
+  BroadPhaseScratch scratch;
+  find_candidate_pairs(boxes, s.movable, scratch, pairs);
   return pairs;
 }
 
@@ -110,6 +112,24 @@ TEST(BroadPhase, IndependentOfThreadCount) {
     two = candidates(s, boxes);
   }
   EXPECT_EQ(one, two);
+}
+
+// one scratch through a hashed table, a dense one and a smaller scene: stale buffers change
+// nothing
+TEST(BroadPhase, ScratchReusedAcrossCalls) {
+  const Scene hashed = dense_pile(true);
+  const Scene dense = dense_pile(false);
+  Scene few = dense_pile(false);
+  few.shapes.resize(400);
+  few.poses.resize(400);
+  few.movable.resize(400);
+  BroadPhaseScratch scratch;
+  for (const Scene* s : std::array<const Scene*, 3>{&hashed, &dense, &few}) {
+    const std::vector<Aabb> boxes = inflated_boxes(*s, 0.005);
+    std::vector<std::pair<int, int>> reused;
+    find_candidate_pairs(boxes, s->movable, scratch, reused);
+    EXPECT_EQ(reused, candidates(*s, boxes));
+  }
 }
 
 TEST(BroadPhase, NoPairWithoutMovableBody) {

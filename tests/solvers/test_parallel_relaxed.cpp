@@ -4,7 +4,6 @@
 // they and APGD (ccp_apgd.hpp, parallel over fixed blocks of contacts) give bitwise the same
 // result with 1, 2 and 4 threads.
 
-#include "bench/lattice_problem.hpp"
 #include "solvers/ccp_pgs.hpp"
 #include "solvers/ccp_solver.hpp"
 #include "solvers/contact_blocks.hpp"
@@ -14,6 +13,7 @@
 #include "solvers/local_solver.hpp"
 #include "solvers/sweep_plan.hpp"
 #include "tests/solvers/parallel_testing.hpp"
+#include "tests/support/lattice_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +33,7 @@ using parallel_testing::with_threads;
 // spheres on a 10 × 10 × 10 lattice: 2800 contacts, colours of more than 4 chunks, 3 blocks of
 // contact_blocks.hpp
 const FrictionProblem& lattice() {
-  static const FrictionProblem p = bench::lattice_problem(10, 1);
+  static const FrictionProblem p = test_support::lattice_problem(10, 1);
   return p;
 }
 
