@@ -232,9 +232,9 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
     note_step(diagnostics, m, s, report);
     files.out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
                               report.max_penetration, report.solver_iterations, report.solver_error,
-                              report.inner_iterations,
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                              solvers::to_string(report.solver_stage), report.solver_factorizations});
+                              report.inner_iterations, solvers::to_string(report.solver_stage),
+                              report.solver_factorizations,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
     dump_problem(files, scene, s, ws);
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_frame(files, s, io::contact_frame(m, ws));

@@ -49,9 +49,9 @@ struct HistoryRow {
   int solver_iterations = 0;
   double solver_error = 0;
   int inner_iterations = 0;
-  double wall_seconds = 0;
   std::string_view solver_stage = "nlgs";  // the solver that finished the step (auto: its stage)
   int solver_factorizations = 0;           // sparse factorisations of the step's solve
+  double wall_seconds = 0;
 };
 
 /// One row of bodies.csv.

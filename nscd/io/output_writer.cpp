@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char* kHistoryHeader =
     "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
-    "inner_iterations,wall_seconds,solver_stage,solver_factorizations";
+    "inner_iterations,solver_stage,solver_factorizations,wall_seconds";
 constexpr const char* kBodiesHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 constexpr const char* kProbesHeader = "time,probe,x,y,z,ux,uy,uz";
 constexpr const char* kHistoryFile = "history.csv";
@@ -186,8 +186,8 @@ void OutputWriter::append_history(const HistoryRow& row) {
   fmt::memory_buffer buffer;
   fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{},{},{},{}\n", row.step,
                  time_text(row.time), row.kinetic_energy, row.potential_energy, row.n_contacts, row.max_penetration,
-                 row.solver_iterations, row.solver_error, row.inner_iterations, row.wall_seconds, row.solver_stage,
-                 row.solver_factorizations);
+                 row.solver_iterations, row.solver_error, row.inner_iterations, row.solver_stage, row.solver_factorizations,
+                 row.wall_seconds);
   write_buffer(m_history, buffer);
 }
 

@@ -496,7 +496,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     ScopedTimer timer(&ws.timings.detection);
     detection_input(m, s, ws.poses, ws.movable);
     const double alert = m.step.alert_distance + 2 * travel_bound(m, s, ws);
-    contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detected);
+    contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detection_scratch, ws.detected);
     if (m.has_deformable()) {
       detect_deformable_contacts(m, s, alert, ws.deformable_detected);
       merge_deformable_contacts(ws);

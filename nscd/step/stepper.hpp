@@ -108,6 +108,7 @@ struct StepWorkspace {
   std::vector<FfrStepData> ffr;                // per FFR body
   std::vector<TlStepData> tl;                  // per TL or linear body
   std::vector<DeformablePoint> deformable_points;  // deformable sides of the active contacts
+  contact::DetectionScratch detection_scratch;  // the broad phase's buffers, reused
   solvers::FrictionProblem problem;
   solvers::BodyCoupling coupling;          // the problem's body form (rigid scenes, solver auto)
   Eigen::VectorXd r0;

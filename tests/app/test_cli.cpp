@@ -49,7 +49,7 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   const std::string history = read_text(out / "history.csv");
   EXPECT_EQ(history.substr(0, history.find('\n')),
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
-            "inner_iterations,wall_seconds");
+            "inner_iterations,solver_stage,solver_factorizations,wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 
   const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));
@@ -250,7 +250,7 @@ TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
                             (dir / "solution.hdf5").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // the line of docs/commands.md: contacts, solver, iterations, error, seconds, status
-  for (const char* field : {"contacts 276", "solver nlgs", "iterations ", "error ", "seconds ", "status converged"})
+  for (const char* field : {"contacts 276", "solver auto", "iterations ", "error ", "seconds ", "status converged"})
     EXPECT_NE(r.output.find(field), std::string::npos) << field << " in " << r.output;
   EXPECT_TRUE(fs::exists(dir / "solution.hdf5"));
   // the written file is itself an FCLIB local problem that nscd reads and solves

@@ -323,6 +323,8 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   h.solver_iterations = 17;
   h.solver_error = 1e-9 / 7;
   h.inner_iterations = 4;
+  h.solver_stage = "vprox";
+  h.solver_factorizations = 6;
   h.wall_seconds = 0.1 + 0.7;
   w.append_history(h);
   write_two_outputs(w);
@@ -332,9 +334,9 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   ASSERT_EQ(history.size(), 2u);
   EXPECT_EQ(history[0],
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
-            "inner_iterations,wall_seconds");
+            "inner_iterations,solver_stage,solver_factorizations,wall_seconds");
   const auto f = split_csv(history[1]);
-  ASSERT_EQ(f.size(), 10u);
+  ASSERT_EQ(f.size(), 12u);
   EXPECT_EQ(std::stol(f[0]), h.step);
   EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
@@ -344,7 +346,9 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(std::stoi(f[6]), h.solver_iterations);
   EXPECT_EQ(std::stod(f[7]), h.solver_error);
   EXPECT_EQ(std::stoi(f[8]), h.inner_iterations);
-  EXPECT_EQ(std::stod(f[9]), h.wall_seconds);
+  EXPECT_EQ(f[9], h.solver_stage);
+  EXPECT_EQ(std::stoi(f[10]), h.solver_factorizations);
+  EXPECT_EQ(std::stod(f[11]), h.wall_seconds);
   EXPECT_EQ(history[1].find(' '), std::string::npos);
 
   // bodies: one row per body per output time

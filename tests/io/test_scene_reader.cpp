@@ -190,7 +190,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
   EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
   EXPECT_FALSE(s.time.output_interval);
   EXPECT_FALSE(s.time.output_every);
-  EXPECT_EQ(s.solver.type, "nlgs");
+  EXPECT_EQ(s.solver.type, "auto");
   EXPECT_EQ(s.solver.relaxation, 1.0);
   EXPECT_FALSE(s.solver.fail_on_divergence);
   EXPECT_FALSE(s.detection.alert_distance);
