@@ -16,6 +16,19 @@ bool newton_affordable(const FrictionProblem& p, double max_operations) {
   return detail::factorization_operations(detail::to_sparse(p.W, 0.0)) <= max_operations;
 }
 
+// a Newton stage's result `stage` from best.r: best becomes it if its error is lower, with the
+// counts of both stages; whether it converged
+bool keep_better(SolverResult& best, SolverResult stage, int sweeps) {
+  nscd::logger().trace("auto: nlgs {} sweeps, then {} {} iterations from {:.3e} to {:.3e}", sweeps,
+                       to_string(stage.stage), stage.iterations, best.error, stage.error);
+  const int iterations = best.iterations + stage.iterations;
+  const int factorizations = best.factorizations + stage.factorizations;
+  if (stage.error <= best.error || !std::isfinite(best.error)) best = std::move(stage);
+  best.iterations = iterations;
+  best.factorizations = factorizations;
+  return best.status == SolverStatus::Converged;
+}
+
 }  // namespace
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
@@ -30,30 +43,22 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   if (best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
   const int sweeps = best.iterations;
 
-  // NLGS stalled: Newton from its r, on the body form if given, else on the local form if affordable
-  SolverResult second;
+  // NLGS stalled: Newton from its r, on the body form if given, then (if that stops short) on
+  // the local form if affordable
   if (coupling != nullptr) {
     VelocityProxOptions vprox = options.velocity_prox;
     vprox.tolerance = options.tolerance;
     vprox.max_iterations = options.max_newton_iterations;
-    second = solve_velocity_prox(p, *coupling, vprox, best.r);
-  } else if (newton_affordable(p, options.max_factorization_operations)) {
+    if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+  }
+  if (newton_affordable(p, options.max_factorization_operations)) {
     ProxOptions prox = options.prox;
     prox.tolerance = options.tolerance;
     prox.max_iterations = options.max_newton_iterations;
-    second = solve_prox(p, prox, best.r);
-  }
-  if (second.r.size() > 0) {
-    nscd::logger().trace("auto: nlgs {} sweeps to {:.3e}, {} {} iterations to {:.3e}", sweeps, best.error,
-                         to_string(second.stage), second.iterations, second.error);
-    const int newton = second.iterations, factorizations = second.factorizations;
-    if (second.error <= best.error || !std::isfinite(best.error)) best = std::move(second);
-    best.iterations = sweeps + newton;
-    best.factorizations = factorizations;
-    if (best.status != SolverStatus::MaxIterations) return best;
+    if (keep_better(best, solve_prox(p, prox, best.r), sweeps)) return best;
   }
 
-  // no Newton stage, or it stopped short: NLGS for the rest of its budget from the best r
+  // no Newton stage, or none converged: NLGS for the rest of its budget from the best r
   nlgs.stall_window = 0;
   nlgs.max_iterations = options.max_iterations - sweeps;
   nlgs.min_iterations = 1;

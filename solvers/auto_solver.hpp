@@ -9,7 +9,7 @@
 ///  ends here after a sweep or two.
 ///  Stage 2, only when stage 1 stopped short of the tolerance: the proximal point method from
 ///  NLGS's r, on the bodies' velocities (velocity_prox.hpp) when the caller gives the problem's
-///  body form (rigid bodies), else on the local form (prox.hpp).
+///  body form (rigid bodies), then, if that stops short, on the local form (prox.hpp).
 ///  Gauss–Seidel spreads a change of load a few contacts per sweep and stalls where redundant
 ///  contacts (the corners of a face–face joint) make W singular; the proximal term σ I keeps
 ///  Newton's Jacobian regular there, and Newton converges superlinearly near the solution
@@ -20,7 +20,7 @@
 /// price is estimated first (sparse_delassus.hpp eq. (2)); above max_factorization_operations, or
 /// above kStickPredictionMaxContacts contacts, NLGS goes on instead, up to max_iterations sweeps
 /// in all. The body form factorises 6 unknowns per body, and always runs. When stage 2 stops
-/// short of the tolerance, NLGS goes on from the better r of the two for the rest of its sweeps.
+/// short of the tolerance, NLGS goes on from the best r so far for the rest of its sweeps.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
 /// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
 ///

@@ -20,7 +20,10 @@ namespace {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
-using Vector6d = Eigen::Matrix<double, 6, 1>;
+
+// ρ's factor after a proximal step whose Newton iterations found no descent (and its inverse,
+// up to the initial ρ, after a step solved in at most two iterations)
+constexpr double kSoften = 0.1;
 
 // eq. (2) at Δv for the anchor a: r = P(a − ρ ∘ u), D_i, F, and ψ = ½ Fᵀ M̂⁻¹ F
 struct Evaluation {
@@ -134,6 +137,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     rho(i) = scale > 0.0 ? 1.0 / scale : 1.0 / options.sigma;
   }
   const BodyForm form(p, c);
+  const VectorXd rho_max = rho;
   VectorXd anchor = result.r;
   VectorXd dv = form.mass_times(form.generalized(anchor), true);
   double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
@@ -141,16 +145,21 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   form.evaluate(anchor, rho, dv, ev);
   double psi_start = ev.psi;
   int inner = 0;
+  // a new proximal step from the current r, with ρ scaled by `factor` (at most its initial value)
+  auto new_anchor = [&](double factor) {
+    anchor = ev.r;
+    rho = (factor * rho).cwiseMin(rho_max);
+    form.evaluate(anchor, rho, dv, ev);
+    psi_start = ev.psi;
+    inner = 0;
+  };
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
   bool analysed = false;
   while (best_error > options.tolerance && result.iterations < options.max_iterations) {
     ++result.iterations;
-    // a proximal step done: its r becomes the anchor
+    // a proximal step done: its r becomes the anchor, and a quick one lets ρ grow back
     if (inner >= options.inner_max_iterations || ev.psi <= options.inner_reduction * psi_start) {
-      anchor = ev.r;
-      form.evaluate(anchor, rho, dv, ev);
-      psi_start = ev.psi;
-      inner = 0;
+      new_anchor(inner <= 2 ? 1.0 / kSoften : 1.0);
       continue;
     }
     // Newton step on eq. (2), damped by Armijo backtracking on ψ
@@ -165,9 +174,16 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     const VectorXd step = lu.solve(-ev.F);
     if (!step.allFinite()) break;
     double t = 1.0;
-    for (int h = 0; h <= options.max_halvings; ++h, t *= 0.5) {
+    bool decreased = false;
+    for (int h = 0; h <= options.max_halvings && !decreased; ++h) {
+      if (h > 0) t *= 0.5;
       form.evaluate(anchor, rho, dv + t * step, trial);
-      if (trial.psi <= (1.0 - 2.0 * options.armijo * t) * ev.psi) break;
+      decreased = trial.psi <= (1.0 - 2.0 * options.armijo * t) * ev.psi;
+    }
+    // no descent: the proximal problem is too stiff for Newton here; a softer one from this r
+    if (!decreased) {
+      new_anchor(kSoften);
+      continue;
     }
     dv += t * step;
     std::swap(ev, trial);

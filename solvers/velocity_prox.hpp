@@ -16,7 +16,10 @@
 /// a system of 6 unknowns per body whatever the number of contacts, where the Newton of nsn.hpp
 /// factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
 /// backtracking on ψ = ½ Fᵀ M̂⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
-/// (or after inner_max_iterations), and its r becomes the next anchor. A fixed point r = r_k
+/// (or after inner_max_iterations), and its r becomes the next anchor. Where backtracking finds
+/// no descent (the nonsmooth Coulomb law, far from the solution), the step ends at once and ρ is
+/// divided by 10, a softer proximal problem; a step solved in at most two Newton iterations lets
+/// ρ grow back by 10, up to its initial value. A fixed point r = r_k
 /// solves the Alart–Curnier equations, that is the Signorini–Coulomb problem itself. Where
 /// redundant contacts make W singular, J stays regular (M̂ is), and r converges to one of the
 /// equivalent solutions [Rockafellar 1976]. The returned r is that of the lowest error

@@ -1,0 +1,219 @@
+// The default policy of auto_solver.hpp, NLGS's progress test (nlgs.hpp) and the proximal Newton
+// on the bodies' velocities (velocity_prox.hpp).
+
+#include "solvers/auto_solver.hpp"
+
+#include "nscd/core/error.hpp"
+#include "nscd/io/fclib_file.hpp"
+#include "solvers/error_measure.hpp"
+#include "solvers/nlgs.hpp"
+#include "solvers/velocity_prox.hpp"
+
+#include "fclib_problem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
+#include <random>
+
+namespace nscd::solvers {
+namespace {
+
+// W = H M̂⁻¹ Hᵀ and the problem of a body form (body_coupling.hpp eq. (1)), densely
+FrictionProblem local_form(const BodyCoupling& c, const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
+  const int nc = c.nc(), nb = static_cast<int>(c.mass.size());
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(3 * nc, 6 * nb), Minv = Eigen::MatrixXd::Zero(6 * nb, 6 * nb);
+  for (int b = 0; b < nb; ++b) Minv.block<6, 6>(6 * b, 6 * b) = c.mass[b].inverse();
+  for (int i = 0; i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (c.body[i][side] >= 0) H.block<3, 6>(3 * i, 6 * c.body[i][side]) += c.G[i][side];
+  FrictionProblem p;
+  p.W = DelassusMatrix::from_dense(H * Minv * H.transpose());
+  p.q = q;
+  p.mu = mu;
+  return p;
+}
+
+// a unit-density box 2a × 2b × 2c at the origin resting on a fixed ground through its four
+// bottom corners (normal +z, tangents x and y), with free velocity (push, 0, −g h) at the end of
+// the step: W is singular (12 rows, 6 unknowns), r is not unique but the resultant is
+struct BoxOnGround {
+  BodyCoupling c;
+  FrictionProblem p;
+  double mass = 0;
+};
+
+BoxOnGround box_on_ground(double push, double g_h, double mu) {
+  const double a = 1.0, b = 0.5, h = 0.5, mass = 8 * a * b * h;
+  BoxOnGround box;
+  box.mass = mass;
+  Matrix66 M = Matrix66::Zero();
+  M.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+  M.bottomRightCorner<3, 3>() = (mass / 3.0) * Eigen::Vector3d(b * b + h * h, a * a + h * h, a * a + b * b).asDiagonal();
+  box.c.mass = {M};
+  Eigen::Matrix3d R;  // columns n, t1, t2 in the world frame
+  R.col(0) = Eigen::Vector3d::UnitZ();
+  R.col(1) = Eigen::Vector3d::UnitX();
+  R.col(2) = Eigen::Vector3d::UnitY();
+  Eigen::VectorXd q(12);
+  for (int i = 0; i < 4; ++i) {
+    const Eigen::Vector3d arm((i & 1) ? a : -a, (i & 2) ? b : -b, -h);
+    Eigen::Matrix3d cross;
+    cross << 0, -arm.z(), arm.y(), arm.z(), 0, -arm.x(), -arm.y(), arm.x(), 0;
+    Matrix36 G;
+    G << R.transpose(), -R.transpose() * cross;
+    box.c.body.push_back({-1, 0});
+    box.c.G.push_back({Matrix36::Zero(), G});
+    q.segment<3>(3 * i) = R.transpose() * Eigen::Vector3d(push, 0, -g_h);
+  }
+  box.p = local_form(box.c, q, Eigen::Vector4d::Constant(mu));
+  return box;
+}
+
+// Σ_i r_i in the contact frame (n, t1, t2), shared by the four corners
+Eigen::Vector3d resultant(const Eigen::VectorXd& r) {
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  for (int i = 0; i < 4; ++i) sum += r.segment<3>(3 * i);
+  return sum;
+}
+
+TEST(VelocityProx, BoxPushedBelowTheFrictionLimitSticksWithTheAnalyticResultant) {
+  // push 0.3 g h < μ g h: the box stops, Σ r = m (g h, −push, 0); the four corners share it in
+  // one of infinitely many ways (W has rank 6 of 12)
+  const double g_h = 9.81e-3, mu = 0.5, push = 0.3 * g_h;
+  const BoxOnGround box = box_on_ground(push, g_h, mu);
+  VelocityProxOptions o;
+  o.tolerance = 1e-10;
+  const SolverResult res = solve_velocity_prox(box.p, box.c, o, Eigen::VectorXd());
+  ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
+  EXPECT_EQ(res.stage, SolverType::VelocityProx);
+  EXPECT_LE(error_measure(box.p, res.r, box.p.W.apply(res.r) + box.p.q), 1e-10);
+  // error 1e-10 relative to ‖r‖ ≈ m g h bounds the resultant's error; 1e-9 leaves room for the
+  // sum over four corners
+  const Eigen::Vector3d expected(box.mass * g_h, -box.mass * push, 0.0);
+  EXPECT_LT((resultant(res.r) - expected).norm(), 1e-9 * expected.norm());
+}
+
+TEST(VelocityProx, BoxPushedBeyondTheFrictionLimitSlidesWithTheAnalyticResultant) {
+  // push 2 μ g h: the box slides along x, Σ r = m g h (1, −μ, 0) (Coulomb's law on a flat face)
+  const double g_h = 9.81e-3, mu = 0.5, push = 2 * mu * g_h;
+  const BoxOnGround box = box_on_ground(push, g_h, mu);
+  VelocityProxOptions o;
+  o.tolerance = 1e-10;
+  const SolverResult res = solve_velocity_prox(box.p, box.c, o, Eigen::VectorXd());
+  ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
+  const Eigen::Vector3d expected = box.mass * g_h * Eigen::Vector3d(1.0, -mu, 0.0);
+  EXPECT_LT((resultant(res.r) - expected).norm(), 1e-9 * expected.norm());  // as above
+}
+
+TEST(VelocityProx, RejectsACouplingOfAnotherProblem) {
+  const BoxOnGround box = box_on_ground(0.0, 1.0, 0.5);
+  BodyCoupling c = box.c;
+  c.body.pop_back();
+  c.G.pop_back();
+  EXPECT_THROW(solve_velocity_prox(box.p, c, VelocityProxOptions{}, Eigen::VectorXd()), nscd::InputError);
+  c = box.c;
+  c.body[0][1] = 3;  // no such body
+  EXPECT_THROW(solve_velocity_prox(box.p, c, VelocityProxOptions{}, Eigen::VectorXd()), nscd::InputError);
+}
+
+TEST(AutoSolver, RandomRigidSystemsReachTightToleranceWithTheirBodyForm) {
+  // 12 bodies, 40 contacts between random pairs (some on the fixed ground): W of rank ≤ 72 for
+  // 120 rows, μ in [0.2, 1], approaching contacts; the error is recomputed here. NLGS finishes
+  // three of the five, the velocity PROX from its r the other two (one of which, alone from
+  // r = 0, stops at error 0.3)
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (int trial = 0; trial < 5; ++trial) {
+    BodyCoupling c;
+    const int nb = 12, nc = 40;
+    for (int b = 0; b < nb; ++b) {
+      Matrix66 A = Matrix66::NullaryExpr([&] { return uniform(rng); });
+      c.mass.push_back(A * A.transpose() + Matrix66::Identity());
+    }
+    Eigen::VectorXd q(3 * nc), mu(nc);
+    for (int i = 0; i < nc; ++i) {
+      const int a = static_cast<int>(rng() % (nb + 1)) - 1;  // −1: the ground
+      const int b = (a + 1 + static_cast<int>(rng() % (nb - 1))) % nb;
+      c.body.push_back({a, b});
+      c.G.push_back({Matrix36::NullaryExpr([&] { return uniform(rng); }),
+                     Matrix36::NullaryExpr([&] { return uniform(rng); })});
+      q.segment<3>(3 * i) = Eigen::Vector3d(0.6 * uniform(rng) - 0.4, uniform(rng), uniform(rng));
+      mu(i) = 0.6 + 0.4 * uniform(rng);
+    }
+    const FrictionProblem p = local_form(c, q, mu);
+    AutoOptions a;
+    a.tolerance = 1e-10;
+    a.max_iterations = 20000;
+    a.max_newton_iterations = 400;
+    const SolverResult res = solve_auto(p, a, Eigen::VectorXd(), &c);
+    EXPECT_EQ(res.status, SolverStatus::Converged) << "trial " << trial << " error " << res.error;
+    EXPECT_LE(error_measure(p, res.r, p.W.apply(res.r) + p.q), 1e-10) << "trial " << trial;
+  }
+}
+
+TEST(NlgsProgress, StallTestEndsSweepsThatNoLongerHalveTheError) {
+  // local_problem_test: NLGS is still at 1e-3 after 1000 sweeps (solver_family_expected_failures.inc)
+  const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("local_problem_test");
+  ASSERT_TRUE(p.has_value());
+  NlgsOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 2000;
+  o.stall_window = 16;
+  const SolverResult stalled = solve_nlgs(*p, o, Eigen::VectorXd());
+  EXPECT_EQ(stalled.status, SolverStatus::MaxIterations);
+  EXPECT_LT(stalled.iterations, o.max_iterations);
+  o.stall_window = 0;  // no progress test: every sweep of the budget
+  EXPECT_EQ(solve_nlgs(*p, o, Eigen::VectorXd()).iterations, o.max_iterations);
+  o.stall_factor = 1.0;
+  EXPECT_THROW(solve_nlgs(*p, o, Eigen::VectorXd()), nscd::InputError);
+}
+
+TEST(AutoSolver, ConvergedFirstStageIsNlgsBitForBit) {
+  // Box_Stacks at 1e-4: NLGS converges without stalling, and auto returns exactly its result
+  const std::optional<FrictionProblem> p =
+      io::read_fclib_problem(fclib_data::fclib_folder() / "Box_Stacks-i0122-82-5.hdf5").problem;
+  AutoOptions a;
+  a.tolerance = 1e-4;
+  NlgsOptions n;
+  n.tolerance = 1e-4;
+  n.max_iterations = a.max_iterations;
+  const SolverResult automatic = solve_auto(*p, a, Eigen::VectorXd());
+  const SolverResult nlgs = solve_nlgs(*p, n, Eigen::VectorXd());
+  ASSERT_EQ(automatic.status, SolverStatus::Converged);
+  EXPECT_EQ(automatic.stage, SolverType::Nlgs);
+  EXPECT_EQ(automatic.factorizations, 0);
+  EXPECT_EQ(automatic.iterations, nlgs.iterations);
+  EXPECT_EQ(automatic.r, nlgs.r);
+}
+
+TEST(AutoSolver, NewtonStageFinishesWhereNlgsStalls) {
+  // local_problem_test at 1e-8: NLGS stalls (above), PROX from its r reaches the tolerance
+  const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("local_problem_test");
+  ASSERT_TRUE(p.has_value());
+  AutoOptions a;
+  a.tolerance = 1e-8;
+  const SolverResult res = solve_auto(*p, a, Eigen::VectorXd());
+  ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
+  EXPECT_EQ(res.stage, SolverType::Prox);
+  EXPECT_GT(res.factorizations, 0);
+  EXPECT_LE(error_measure(*p, res.r, p->W.apply(res.r) + p->q), 1e-8);
+}
+
+TEST(AutoSolver, BodyFormStageOnTheBoxWhereCornersAreRedundant) {
+  // the box of the VelocityProx tests through auto, given its body form: the Newton stage on the
+  // velocities finishes it if NLGS stalls, and the result meets the tolerance either way
+  const double g_h = 9.81e-3, mu = 0.5;
+  const BoxOnGround box = box_on_ground(0.3 * g_h, g_h, mu);
+  AutoOptions a;
+  a.tolerance = 1e-10;
+  const SolverResult res = solve_auto(box.p, a, Eigen::VectorXd(), &box.c);
+  ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
+  EXPECT_TRUE(res.stage == SolverType::Nlgs || res.stage == SolverType::VelocityProx);
+  EXPECT_LE(error_measure(box.p, res.r, box.p.W.apply(res.r) + box.p.q), 1e-10);
+}
+
+}  // namespace
+}  // namespace nscd::solvers
