@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
           continue;
         }
         c = timed(repeat, [&] {
-          const sv::SolverResult res = sv::solve(p, *o, Eigen::VectorXd());
+          const sv::SolverResult res = sv::solve(p, *o, Eigen::VectorXd(), read.body ? &*read.body : nullptr);
           return Cell{res.iterations, res.error, 0.0, std::string(sv::to_string(res.status))};
         });
         cells[t] = format(c);

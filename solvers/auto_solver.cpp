@@ -37,21 +37,20 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   nlgs.tolerance = options.tolerance;
   nlgs.max_iterations = options.max_iterations;
   nlgs.min_iterations = options.min_iterations;
-  nlgs.stall_window = options.stall_window;
+  nlgs.stall_window = coupling != nullptr ? options.stall_window : options.local_stall_window;
   nlgs.stall_factor = options.stall_factor;
   SolverResult best = solve_nlgs(p, nlgs, r0);
   if (best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
   const int sweeps = best.iterations;
 
-  // NLGS stalled: Newton from its r, on the body form if given, then (if that stops short) on
-  // the local form if affordable
+  // NLGS stalled: Newton from its r, on the body form if given, else on the local form if
+  // affordable
   if (coupling != nullptr) {
     VelocityProxOptions vprox = options.velocity_prox;
     vprox.tolerance = options.tolerance;
     vprox.max_iterations = options.max_newton_iterations;
     if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
-  }
-  if (newton_affordable(p, options.max_factorization_operations)) {
+  } else if (newton_affordable(p, options.max_factorization_operations)) {
     ProxOptions prox = options.prox;
     prox.tolerance = options.tolerance;
     prox.max_iterations = options.max_newton_iterations;

@@ -4,12 +4,14 @@
 /// while it makes progress, then a second-order stage from its r.
 ///
 ///  Stage 1, NLGS (nlgs.hpp) from r0, with its progress test: the sweeps go on while the error
-///  (error_measure.hpp eq. (3)) falls by at least stall_factor every stall_window sweeps, and end
-///  at the tolerance or after max_iterations sweeps. A warm-started step of a structure at rest
+///  (error_measure.hpp eq. (3)) falls by at least stall_factor every stall_window sweeps (every
+///  local_stall_window sweeps without the body form below, whose Newton stage factorises the
+///  larger matrix), and end at the tolerance or after max_iterations sweeps. A warm-started step of a structure at rest
 ///  ends here after a sweep or two.
 ///  Stage 2, only when stage 1 stopped short of the tolerance: the proximal point method from
 ///  NLGS's r, on the bodies' velocities (velocity_prox.hpp) when the caller gives the problem's
-///  body form (rigid bodies), then, if that stops short, on the local form (prox.hpp).
+///  body form (rigid bodies), else on the local form (prox.hpp), whose iterations factorise the
+///  larger matrix with the fill of W (a hundred times the time on the 85-block wall).
 ///  Gauss–Seidel spreads a change of load a few contacts per sweep and stalls where redundant
 ///  contacts (the corners of a face–face joint) make W singular; the proximal term σ I keeps
 ///  Newton's Jacobian regular there, and Newton converges superlinearly near the solution
@@ -46,7 +48,8 @@ struct AutoOptions {
   int max_iterations = 1000;  // NLGS sweeps of stage 1 (all sweeps when stage 2 cannot run)
   int min_iterations = 1;     // NLGS sweeps before its stopping test may end stage 1
   int stall_window = 16;      // stage 1's progress test (nlgs.hpp): the error must fall by
-  double stall_factor = 0.5;  // stall_factor every stall_window sweeps
+  double stall_factor = 0.5;  // stall_factor every stall_window sweeps, with the body form;
+  int local_stall_window = 64;  // without it every local_stall_window sweeps (the local Newton costs more)
   int max_newton_iterations = 200;             // stage 2 budget (its max_iterations)
   double max_factorization_operations = 2e9;  // price above which stage 2 is not run
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)

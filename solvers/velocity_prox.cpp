@@ -6,10 +6,11 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
 
-#include <Eigen/Cholesky>
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -24,6 +25,12 @@ using Eigen::VectorXd;
 // ρ's factor after a proximal step whose Newton iterations found no descent (and its inverse,
 // up to the initial ρ, after a step solved in at most two iterations)
 constexpr double kSoften = 0.1;
+// ρ grows back up to this factor of its initial value: near the solution, where Newton's steps
+// are full, the proximal steps contract by about σ/(σ + λ) on each eigenvalue λ of W, so the
+// smaller σ the fewer of them
+constexpr double kStiffest = 1e6;
+// a Newton step shorter than this after backtracking also softens the proximal problem
+constexpr double kShortStep = 1.0 / 16;
 
 // eq. (2) at Δv for the anchor a: r = P(a − ρ ∘ u), D_i, F, and ψ = ½ Fᵀ M̂⁻¹ F
 struct Evaluation {
@@ -35,83 +42,89 @@ struct Evaluation {
 
 class BodyForm {
  public:
-  BodyForm(const FrictionProblem& p, const BodyCoupling& c) : m_p(p), m_c(c) {
-    m_inverse_mass.reserve(c.mass.size());
-    for (const Matrix66& M : c.mass) m_inverse_mass.push_back(M.llt().solve(Matrix66::Identity()));
+  BodyForm(const FrictionProblem& p, const BodyCoupling& c) : m_p(p), m_c(c), m_Ht(c.H.transpose()) {
+    m_mass.compute(c.M);
+    // each contact's block row of H as a dense 3 × k block on its k columns (increasing)
+    const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(c.H);
+    m_rows.resize(static_cast<std::size_t>(p.nc()));
+    for (int i = 0; i < p.nc(); ++i) {
+      std::vector<int>& cols = m_rows[i].cols;
+      for (int a = 0; a < 3; ++a)
+        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it)
+          cols.push_back(static_cast<int>(it.col()));
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      m_rows[i].block = Eigen::Matrix3Xd::Zero(3, static_cast<Eigen::Index>(cols.size()));
+      m_max_cols = std::max(m_max_cols, static_cast<Eigen::Index>(cols.size()));
+      for (int a = 0; a < 3; ++a)
+        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it) {
+          const auto k = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col())) - cols.begin();
+          m_rows[i].block(a, k) = it.value();
+        }
+    }
   }
-  Eigen::Index n() const { return 6 * static_cast<Eigen::Index>(m_c.mass.size()); }
+  bool mass_factorized() const { return m_mass.info() == Eigen::Success; }
 
   // u = H Δv + q
-  VectorXd velocities(const VectorXd& dv) const {
-    VectorXd u = m_p.q;
-    for (int i = 0; i < m_c.nc(); ++i)
-      for (int side = 0; side < 2; ++side)
-        if (const int b = m_c.body[i][side]; b >= 0) u.segment<3>(3 * i) += m_c.G[i][side] * dv.segment<6>(6 * b);
-    return u;
-  }
-  // f = Hᵀ r, summed in contact order
-  VectorXd generalized(const VectorXd& r) const {
-    VectorXd f = VectorXd::Zero(n());
-    for (int i = 0; i < m_c.nc(); ++i)
-      for (int side = 0; side < 2; ++side)
-        if (const int b = m_c.body[i][side]; b >= 0) f.segment<6>(6 * b) += m_c.G[i][side].transpose() * r.segment<3>(3 * i);
-    return f;
-  }
-  // M̂ x and M̂⁻¹ x body by body
-  VectorXd mass_times(const VectorXd& x, bool inverse) const {
-    VectorXd y(n());
-    for (std::size_t b = 0; b < m_c.mass.size(); ++b) {
-      const Eigen::Index k = 6 * static_cast<Eigen::Index>(b);
-      y.segment<6>(k) = (inverse ? m_inverse_mass[b] : m_c.mass[b]) * x.segment<6>(k);
-    }
-    return y;
-  }
+  VectorXd velocities(const VectorXd& dv) const { return m_c.H * dv + m_p.q; }
+  // Hᵀ r
+  VectorXd generalized(const VectorXd& r) const { return m_Ht * r; }
+  // M⁻¹ x
+  VectorXd mass_solve(const VectorXd& x) const { return m_mass.solve(x); }
 
   void evaluate(const VectorXd& anchor, const VectorXd& rho, const VectorXd& dv, Evaluation& ev) const {
     const VectorXd u = velocities(dv);
     ev.r.resize(u.size());
-    ev.D.resize(static_cast<std::size_t>(m_c.nc()));
-    for (int i = 0; i < m_c.nc(); ++i) {
+    ev.D.resize(static_cast<std::size_t>(m_p.nc()));
+    for (int i = 0; i < m_p.nc(); ++i) {
       const Vector3d x = anchor.segment<3>(3 * i) - rho(i) * u.segment<3>(3 * i);
       ev.r.segment<3>(3 * i) = detail::ac_projection(x, m_p.mu(i), ev.D[i]);
     }
-    ev.F = mass_times(dv, false) - generalized(ev.r);
-    ev.psi = 0.5 * ev.F.dot(mass_times(ev.F, true));
+    ev.F = m_c.M * dv - generalized(ev.r);
+    ev.psi = 0.5 * ev.F.dot(mass_solve(ev.F));
   }
 
-  // J of eq. (3); the triplets come in the same order at every call, so the pattern is fixed
+  // J of eq. (3) = M + Σ_i H_iᵀ (ρ_i D_i) H_i, contact by contact on the columns of its block row;
+  // every entry of each k × k term is stored (explicit zeros included), so that J's pattern is
+  // the same at every call
   Eigen::SparseMatrix<double> jacobian(const VectorXd& rho, const std::vector<Matrix3d>& D) const {
     std::vector<Eigen::Triplet<double>> triplets;
-    triplets.reserve(36 * (m_c.mass.size() + 4 * static_cast<std::size_t>(m_c.nc())));
-    auto add_block = [&](int a, int b, const Matrix66& block) {
-      for (int k = 0; k < 6; ++k)
-        for (int l = 0; l < 6; ++l) triplets.emplace_back(6 * a + k, 6 * b + l, block(k, l));
-    };
-    for (std::size_t b = 0; b < m_c.mass.size(); ++b) add_block(static_cast<int>(b), static_cast<int>(b), m_c.mass[b]);
-    for (int i = 0; i < m_c.nc(); ++i)
-      for (int s = 0; s < 2; ++s)
-        for (int t = 0; t < 2; ++t) {
-          const int a = m_c.body[i][s], b = m_c.body[i][t];
-          if (a >= 0 && b >= 0) add_block(a, b, rho(i) * m_c.G[i][s].transpose() * D[i] * m_c.G[i][t]);
-        }
-    Eigen::SparseMatrix<double> J(n(), n());
+    triplets.reserve(static_cast<std::size_t>(m_c.M.nonZeros()) + 144 * D.size());
+    for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
+        triplets.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+    Eigen::Matrix3Xd scaled(3, m_max_cols);  // ρ_i D_i H_i on the contact's columns
+    for (int i = 0; i < m_p.nc(); ++i) {
+      const ContactRow& row = m_rows[i];
+      const Eigen::Index k = row.block.cols();
+      scaled.leftCols(k).noalias() = (rho(i) * D[i]) * row.block;
+      for (Eigen::Index a = 0; a < k; ++a)
+        for (Eigen::Index b = 0; b < k; ++b)
+          triplets.emplace_back(row.cols[a], row.cols[b], row.block.col(a).dot(scaled.col(b)));
+    }
+    Eigen::SparseMatrix<double> J(m_c.M.rows(), m_c.M.cols());
     J.setFromTriplets(triplets.begin(), triplets.end());
     return J;
   }
 
  private:
+  struct ContactRow {
+    std::vector<int> cols;  // the columns of H where the contact's rows have entries
+    Eigen::Matrix3Xd block;  // 3 × cols.size(): those entries
+  };
   const FrictionProblem& m_p;
   const BodyCoupling& m_c;
-  std::vector<Matrix66> m_inverse_mass;
+  Eigen::SparseMatrix<double> m_Ht;
+  std::vector<ContactRow> m_rows;
+  Eigen::Index m_max_cols = 0;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> m_mass;
 };
 
 void check_coupling(const FrictionProblem& p, const BodyCoupling& c) {
-  NSCD_THROW_UNLESS(c.nc() == p.nc() && static_cast<int>(c.G.size()) == p.nc(),
-                    "velocity PROX: the body coupling has {} contacts, the problem {}", c.nc(), p.nc());
-  const int nb = static_cast<int>(c.mass.size());
-  for (const std::array<int, 2>& sides : c.body)
-    for (const int b : sides)
-      NSCD_THROW_UNLESS(b >= -1 && b < nb, "velocity PROX: body {} out of range [-1, {})", b, nb);
+  NSCD_THROW_UNLESS(c.H.rows() == 3 * static_cast<Eigen::Index>(p.nc()) && c.M.rows() == c.M.cols() &&
+                        c.H.cols() == c.M.rows(),
+                    "velocity PROX: H ({} × {}) and M ({} × {}) do not match the problem's {} contacts", c.H.rows(),
+                    c.H.cols(), c.M.rows(), c.M.cols(), p.nc());
 }
 
 }  // namespace
@@ -137,15 +150,17 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     rho(i) = scale > 0.0 ? 1.0 / scale : 1.0 / options.sigma;
   }
   const BodyForm form(p, c);
-  const VectorXd rho_max = rho;
+  NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
+  const VectorXd rho_max = kStiffest * rho;
   VectorXd anchor = result.r;
-  VectorXd dv = form.mass_times(form.generalized(anchor), true);
+  VectorXd dv = form.mass_solve(form.generalized(anchor));
   double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
   Evaluation ev, trial;
   form.evaluate(anchor, rho, dv, ev);
   double psi_start = ev.psi;
   int inner = 0;
-  // a new proximal step from the current r, with ρ scaled by `factor` (at most its initial value)
+  // a new proximal step from the current r, with ρ scaled by `factor` (at most kStiffest times
+  // its initial value)
   auto new_anchor = [&](double factor) {
     anchor = ev.r;
     rho = (factor * rho).cwiseMin(rho_max);
@@ -195,6 +210,8 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
       best_error = error;
       result.r = ev.r;
     }
+    // a heavily damped step: Newton's model is poor at this stiffness; a softer problem from here
+    if (t < kShortStep) new_anchor(kSoften);
   }
   detail::finish(p, options.tolerance, "velocity prox", result);
   return result;

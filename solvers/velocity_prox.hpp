@@ -5,23 +5,23 @@
 /// r_k of outer iteration k and ρ_i = 1 / σ_i per contact, σ_i = sigma · tr(W_ii)/3, the proximal
 /// problem (prox.hpp eq. (1), shift σ_i) in Alart–Curnier form with the step ρ_i = 1/σ_i reads
 ///
-///  (1) r_i = P_i(r_k,i − ρ_i u_i),   u = H Δv + q,   M̂ Δv = Hᵀ r
+///  (1) r_i = P_i(r_k,i − ρ_i u_i),   u = H Δv + q,   M Δv = Hᵀ r
 ///
 /// (P_i the projection of alart_curnier_projection.hpp eq. (1)), since the shifted velocity
 /// u_i + σ_i (r_i − r_k,i) makes r_i cancel inside P_i. r is then a function of Δv, and (1) is
 ///
-///  (2) F(Δv) = M̂ Δv − Hᵀ P(r_k − ρ ∘ (H Δv + q)) = 0,
-///  (3) J = M̂ + Σ_i ρ_i H_iᵀ D_i H_i    (D_i of alart_curnier_projection.hpp eq. (2)),
+///  (2) F(Δv) = M Δv − Hᵀ P(r_k − ρ ∘ (H Δv + q)) = 0,
+///  (3) J = M + Σ_i ρ_i H_iᵀ D_i H_i    (D_i of alart_curnier_projection.hpp eq. (2)),
 ///
-/// a system of 6 unknowns per body whatever the number of contacts, where the Newton of nsn.hpp
-/// factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
-/// backtracking on ψ = ½ Fᵀ M̂⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
+/// a sparse system of the bodies' unknowns (6 per rigid body) whatever the number of contacts,
+/// where the Newton of nsn.hpp factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
+/// backtracking on ψ = ½ Fᵀ M⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
 /// (or after inner_max_iterations), and its r becomes the next anchor. Where backtracking finds
 /// no descent (the nonsmooth Coulomb law, far from the solution), the step ends at once and ρ is
 /// divided by 10, a softer proximal problem; a step solved in at most two Newton iterations lets
 /// ρ grow back by 10, up to its initial value. A fixed point r = r_k
 /// solves the Alart–Curnier equations, that is the Signorini–Coulomb problem itself. Where
-/// redundant contacts make W singular, J stays regular (M̂ is), and r converges to one of the
+/// redundant contacts make W singular, J stays regular (M is), and r converges to one of the
 /// equivalent solutions [Rockafellar 1976]. The returned r is that of the lowest error
 /// (error_measure.hpp eq. (3)) met, which is checked after every Newton step.
 ///
@@ -49,7 +49,7 @@ struct VelocityProxOptions {
   int max_halvings = 30;           // backtracking halvings before the smallest step is taken anyway
 };
 
-/// Solves p, whose body form is c (W = H M̂⁻¹ Hᵀ), by eqs. (1)–(3) from r0 (wrong size: zero).
+/// Solves p, whose body form is c (W = H M⁻¹ Hᵀ), by eqs. (1)–(3) from r0 (wrong size: zero).
 /// Status MaxIterations when the tolerance is not reached within options.max_iterations.
 /// @throws nscd::InputError if q, μ or c do not match p's contacts, some μ < 0, or sigma ≤ 0.
 SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c, const VelocityProxOptions& options,

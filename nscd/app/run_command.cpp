@@ -152,7 +152,10 @@ void write_checkpoint_now(RunFiles& f, const State& s, long non_converged) {
 void dump_problem(RunFiles& f, const io::Scene& scene, const State& s, const StepWorkspace& ws) {
   if (!scene.solver.dump_every || s.step % *scene.solver.dump_every != 0 || ws.problem.nc() == 0) return;
   ScopedTimer timer(&f.seconds);
-  io::write_fclib_solution(f.dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r, ws.result.u);
+  // with the body form when the step had one (rigid bodies, solver auto): a global problem
+  const bool global = ws.coupling.H.rows() == ws.problem.q.size() && ws.problem.nc() > 0;
+  io::write_fclib_solution(f.dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r, ws.result.u,
+                           global ? &ws.coupling : nullptr);
 }
 
 // what the steps report beyond their history: events counted, each warned about once

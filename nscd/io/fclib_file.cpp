@@ -84,8 +84,7 @@ struct CscMatrix {
   fclib_matrix view{};
 };
 
-void fill_csc(const Eigen::MatrixXd& dense, CscMatrix& csc) {
-  SparseMatrix sparse = dense.sparseView();
+void fill_csc(SparseMatrix sparse, CscMatrix& csc) {
   sparse.makeCompressed();
   csc.p.assign(sparse.outerIndexPtr(), sparse.outerIndexPtr() + sparse.cols() + 1);
   csc.i.assign(sparse.innerIndexPtr(), sparse.innerIndexPtr() + sparse.nonZeros());
@@ -132,31 +131,50 @@ FclibProblem read_fclib_problem(const std::filesystem::path& file) {
   global.w = data.w.data();
   global.mu = data.mu.data();
   result.problem = condensed_problem(name, global);
+  result.body = solvers::BodyCoupling{to_sparse(M), to_sparse(H).transpose()};
   return result;
 }
 
 void write_fclib_solution(const std::filesystem::path& file, const solvers::FrictionProblem& problem,
-                          const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+                          const Eigen::VectorXd& r, const Eigen::VectorXd& u, const solvers::BodyCoupling* body) {
   const std::string name = file.string();
   silence_hdf5();
   std::error_code ignored;
   std::filesystem::remove(file, ignored);
 
-  // the local problem first, so the file is a complete FCLIB problem with its solution
-  CscMatrix W;
-  fill_csc(problem.W.to_dense(), W);
-  Eigen::VectorXd q = problem.q, mu = problem.mu;
-  fclib_local local{};
-  local.W = &W.view;
-  local.q = q.data();
-  local.mu = mu.data();
-  local.spacedim = 3;
-  NSCD_THROW_UNLESS(fclib_write_local(&local, name.c_str()) == 1, "{}: cannot write the FCLIB problem", name);
+  // the problem first, so the file is a complete FCLIB problem with its solution
+  Eigen::VectorXd q = problem.q, mu = problem.mu, v;
+  if (body != nullptr) {
+    CscMatrix M, H;
+    fill_csc(body->M, M);
+    fill_csc(body->H.transpose(), H);
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(body->M.rows());
+    fclib_global global{};
+    global.M = &M.view;
+    global.H = &H.view;
+    global.f = f.data();
+    global.w = q.data();
+    global.mu = mu.data();
+    global.spacedim = 3;
+    NSCD_THROW_UNLESS(fclib_write_global(&global, name.c_str()) == 1, "{}: cannot write the FCLIB problem", name);
+    Eigen::SimplicialLDLT<SparseMatrix> ldlt(body->M);
+    v = ldlt.solve(SparseMatrix(body->H.transpose()) * r);
+  } else {
+    CscMatrix W;
+    fill_csc(problem.W.to_dense().sparseView(), W);
+    fclib_local local{};
+    local.W = &W.view;
+    local.q = q.data();
+    local.mu = mu.data();
+    local.spacedim = 3;
+    NSCD_THROW_UNLESS(fclib_write_local(&local, name.c_str()) == 1, "{}: cannot write the FCLIB problem", name);
+  }
 
   Eigen::VectorXd r_copy = r, u_copy = u;
   fclib_solution solution{};
   solution.r = r_copy.data();
   solution.u = u_copy.data();
+  if (body != nullptr) solution.v = v.data();
   NSCD_THROW_UNLESS(fclib_write_solution(&solution, name.c_str()) == 1, "{}: cannot write the FCLIB solution",
                     name);
 }

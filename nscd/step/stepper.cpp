@@ -162,23 +162,38 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
   return u;
 }
 
-// the body form of the problem of rigid bodies (solvers/body_coupling.hpp): M̂_b = diag(m I, J_W)
-// with J_W the inverse of linearize's R̃ J_B⁻¹ R̃ᵀ, and the blocks G of each movable side
+// the body form of the problem of rigid bodies (solvers/body_coupling.hpp): M = blockdiag(m I,
+// J_W) with J_W the inverse of linearize's R̃ J_B⁻¹ R̃ᵀ (identity blocks for the bodies without
+// unknowns, which no contact touches), and H of the blocks G of each movable side
 void build_coupling(const Model& m, StepWorkspace& ws) {
-  solvers::BodyCoupling& c = ws.coupling;
-  c.mass.assign(m.nb(), solvers::Matrix66::Identity());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(18 * static_cast<std::size_t>(m.nb()));
   for (int b = 0; b < m.nb(); ++b) {
-    if (ws.movable[b] == 0) continue;
-    c.mass[b].topLeftCorner<3, 3>() = m.bodies[b].mass * Mat3::Identity();
-    c.mass[b].bottomRightCorner<3, 3>() = ws.free[b].inv_inertia_W.inverse();
+    Mat3 inertia = Mat3::Identity();
+    double mass = 1.0;
+    if (ws.movable[b] != 0) {
+      inertia = ws.free[b].inv_inertia_W.inverse();
+      mass = m.bodies[b].mass;
+    }
+    for (int k = 0; k < 3; ++k) {
+      entries.emplace_back(6 * b + k, 6 * b + k, mass);
+      for (int l = 0; l < 3; ++l) entries.emplace_back(6 * b + 3 + k, 6 * b + 3 + l, inertia(k, l));
+    }
   }
-  c.body.resize(ws.jacobians.size());
-  c.G.resize(ws.jacobians.size());
+  const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
+  ws.coupling.M.resize(n, n);
+  ws.coupling.M.setFromTriplets(entries.begin(), entries.end());
+  entries.clear();
   for (std::size_t i = 0; i < ws.jacobians.size(); ++i)
     for (int side = 0; side < 2; ++side) {
-      c.body[i][side] = ws.jacobians[i].movable[side] ? ws.jacobians[i].body[side] : -1;
-      c.G[i][side] = ws.jacobians[i].G[side];
+      if (!ws.jacobians[i].movable[side]) continue;
+      const int b = ws.jacobians[i].body[side];
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 6; ++l)
+          entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, ws.jacobians[i].G[side](k, l));
     }
+  ws.coupling.H.resize(3 * static_cast<Eigen::Index>(ws.jacobians.size()), n);
+  ws.coupling.H.setFromTriplets(entries.begin(), entries.end());
 }
 
 // W of the active contacts at the current rotations
@@ -510,8 +525,10 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   {
     ScopedTimer timer(&ws.timings.solve);
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
-    else if (m.step.solver.type != solvers::SolverType::Auto) ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
-    else {
+    else if (m.step.solver.type != solvers::SolverType::Auto) {
+      ws.coupling = {};
+      ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
+    } else {
       build_coupling(m, ws);
       ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0, &ws.coupling);
     }

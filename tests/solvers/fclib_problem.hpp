@@ -10,12 +10,20 @@ extern "C" {
 #include <fclib.h>
 }
 
+#include <cctype>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace nscd::solvers::fclib_data {
+
+/// A problem's name as a GoogleTest parameter name: every character but letters and digits as '_'.
+inline std::string test_name(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
 
 /// The folder of the FCLIB problems committed with the tests.
 inline std::filesystem::path fclib_folder() { return std::filesystem::path(NSCD_TEST_DATA_DIR) / "fclib"; }

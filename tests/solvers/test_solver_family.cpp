@@ -82,13 +82,7 @@ const ExpectedFailure* expected_failure(const std::string& solver, const std::st
   return nullptr;
 }
 
-std::string case_name(const testing::TestParamInfo<const char*>& info) {
-  std::string name = info.param;
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
+std::string case_name(const testing::TestParamInfo<const char*>& info) { return fclib_data::test_name(info.param); }
 
 // one test per problem (read once: condensing a global problem takes up to seconds), every
 // solver at both tolerances inside it, expected failures included
@@ -112,7 +106,8 @@ TEST_P(FclibSolverFamilyTest, EverySolverReachesTolerance) {
         continue;
       }
       set_stopping(*options, tol, budget(*options, tol < 1e-6));
-      const SolverResult res = solve(p, *options, Eigen::VectorXd());
+      // a global file's body form goes to auto's Newton stage (velocity_prox.hpp)
+      const SolverResult res = solve(p, *options, Eigen::VectorXd(), read.body ? &*read.body : nullptr);
       // the pass criterion: the common error of the returned r, recomputed here
       const double error = error_measure(p, res.r, p.W.apply(res.r) + p.q);
       const bool passes = error <= tol && res.status == SolverStatus::Converged;

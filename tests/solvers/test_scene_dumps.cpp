@@ -1,0 +1,64 @@
+// Contact problems dumped from nscd's own scenes (tests/data/README.md): masonry walls at rest and
+// shaken, the arch, the stack of ten boxes, a pile of spheres. Written as FCLIB global problems
+// (M, H) by `solver.dump_every`, so the default solver runs its Newton stage on the bodies'
+// velocities. Each must reach 1e-8 from r = 0, the error recomputed here on the condensed local
+// problem; NLGS alone stalls on the walls (solver_family_expected_failures.inc has the smaller
+// wall of test_solver_family.cpp).
+
+#include "nscd/io/fclib_file.hpp"
+#include "solvers/error_measure.hpp"
+#include "solvers/solve.hpp"
+
+#include "fclib_problem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace nscd::solvers {
+namespace {
+
+const char* const kDumps[] = {
+#include "scene_dumps.inc"
+};
+
+std::string case_name(const testing::TestParamInfo<const char*>& info) { return fclib_data::test_name(info.param); }
+
+class SceneDumpTest : public testing::TestWithParam<const char*> {};
+
+TEST_P(SceneDumpTest, DefaultSolverReachesTightTolerance) {
+  const io::FclibProblem read = io::read_fclib_problem(fclib_data::fclib_folder() / (std::string(GetParam()) + ".hdf5"));
+  ASSERT_TRUE(read.body.has_value()) << "a dump of a rigid scene is a global problem";
+  SolverOptions options = *solver_options_from_name("auto");
+  set_stopping(options, 1e-8, 10000);
+  const SolverResult res = solve(read.problem, options, Eigen::VectorXd(), &*read.body);
+  const double error = error_measure(read.problem, res.r, read.problem.W.apply(res.r) + read.problem.q);
+  EXPECT_EQ(res.status, SolverStatus::Converged) << "error " << res.error << " after " << res.iterations
+                                                 << " iterations, stage " << to_string(res.stage);
+  EXPECT_LE(error, 1e-8);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, SceneDumpTest, testing::ValuesIn(kDumps), case_name);
+
+TEST(SceneDumpKnownFailure, HardShakeStepStaysAboveTightTolerance) {
+  // the wall on a table shaken at 1.5 m/s, 2 Hz, 20 steps into the shaking (the whole wall slides
+  // and rocks): neither stage of auto reaches 1e-8 here (velocity PROX stalls near 4e-6 from
+  // r = 0, NLGS near 5e-6), an open case of the convergence work. This test fails when it starts
+  // passing, so that the problem moves to kDumps
+  const io::FclibProblem read =
+      io::read_fclib_problem(fclib_data::fclib_folder() / "nscd_wall_hard_shake_step520.hdf5");
+  ASSERT_TRUE(read.body.has_value());
+  SolverOptions options = *solver_options_from_name("auto");
+  set_stopping(options, 1e-8, 1000);  // NLGS's budget after the Newton stage: kept small, it does not converge
+  const SolverResult res = solve(read.problem, options, Eigen::VectorXd(), &*read.body);
+  const double error = error_measure(read.problem, res.r, read.problem.W.apply(res.r) + read.problem.q);
+  std::printf("KNOWN_FAIL auto nscd_wall_hard_shake_step520 1e-08: error %.1e, stage %s, %d iterations\n", error,
+              std::string(to_string(res.stage)).c_str(), res.iterations);
+  EXPECT_TRUE(std::isfinite(error));
+  EXPECT_GT(error, 1e-8) << "now solved: move it to scene_dumps.inc";
+}
+
+}  // namespace
+}  // namespace nscd::solvers
