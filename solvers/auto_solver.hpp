@@ -51,7 +51,8 @@ struct AutoOptions {
   double stall_factor = 0.5;  // stall_factor every stall_window sweeps, with the body form;
   int local_stall_window = 64;  // without it every local_stall_window sweeps (the local Newton costs more)
   int max_newton_iterations = 200;             // stage 2 budget (its max_iterations)
-  double max_factorization_operations = 2e9;  // price above which stage 2 is not run
+  double max_factorization_operations = 1e8;  // price above which stage 2 is not run (the 908-contact
+                                              // wall prices at 8e7, about 0.05 s per LU here)
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
