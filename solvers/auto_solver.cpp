@@ -29,6 +29,13 @@ bool keep_better(SolverResult& best, SolverResult stage, int sweeps) {
   return best.status == SolverStatus::Converged;
 }
 
+// whether stage 2's factorisations on the body form are affordable: the price of J's pattern,
+// that of M + Hᵀ H (velocity_prox.hpp eq. (3))
+bool body_newton_affordable(const BodyCoupling& c, double max_operations) {
+  const Eigen::SparseMatrix<double> pattern = c.M + Eigen::SparseMatrix<double>(c.H.transpose() * c.H);
+  return detail::factorization_operations(pattern) <= max_operations;
+}
+
 }  // namespace
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
@@ -43,13 +50,15 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   if (best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
   const int sweeps = best.iterations;
 
-  // NLGS stalled: Newton from its r, on the body form if given, else on the local form if
-  // affordable
+  // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its
+  // factorisations are affordable
   if (coupling != nullptr) {
-    VelocityProxOptions vprox = options.velocity_prox;
-    vprox.tolerance = options.tolerance;
-    vprox.max_iterations = options.max_newton_iterations;
-    if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+    if (body_newton_affordable(*coupling, options.max_factorization_operations)) {
+      VelocityProxOptions vprox = options.velocity_prox;
+      vprox.tolerance = options.tolerance;
+      vprox.max_iterations = options.max_newton_iterations;
+      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+    }
   } else if (newton_affordable(p, options.max_factorization_operations)) {
     ProxOptions prox = options.prox;
     prox.tolerance = options.tolerance;

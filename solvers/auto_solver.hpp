@@ -21,7 +21,8 @@
 /// On the local form, stage 2 needs sparse LU factorisations with the block pattern of W. Their
 /// price is estimated first (sparse_delassus.hpp eq. (2)); above max_factorization_operations, or
 /// above kStickPredictionMaxContacts contacts, NLGS goes on instead, up to max_iterations sweeps
-/// in all. The body form factorises 6 unknowns per body, and always runs. When stage 2 stops
+/// in all. The body form factorises 6 unknowns per body, priced likewise on the pattern of
+/// M + Hᵀ H (a packing of thousands of spheres fills it in: 0.6 s per factorisation for 2 600). When stage 2 stops
 /// short of the tolerance, NLGS goes on from the best r so far for the rest of its sweeps.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
 /// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
