@@ -2,7 +2,6 @@
 
 #include "nscd/core/logger.hpp"
 #include "solvers/sparse_delassus.hpp"
-#include "solvers/stick_prediction.hpp"
 
 #include <cmath>
 #include <utility>
@@ -10,9 +9,15 @@
 namespace nscd::solvers {
 namespace {
 
+// whether stage 2 can run at all, known before stage 1 without pricing (the pricing's symbolic
+// analysis itself grows faster than the problem)
+bool newton_possible(const FrictionProblem& p, const BodyCoupling* coupling, const AutoOptions& options) {
+  return coupling != nullptr ? coupling->M.rows() <= options.max_newton_unknowns
+                             : 3 * static_cast<Eigen::Index>(p.nc()) <= options.max_newton_unknowns;
+}
+
 // whether stage 2's factorisations are affordable
 bool newton_affordable(const FrictionProblem& p, double max_operations) {
-  if (p.nc() > kStickPredictionMaxContacts) return false;
   return detail::factorization_operations(detail::to_sparse(p.W, 0.0)) <= max_operations;
 }
 
@@ -44,10 +49,12 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   nlgs.tolerance = options.tolerance;
   nlgs.max_iterations = options.max_iterations;
   nlgs.min_iterations = options.min_iterations;
-  nlgs.stall_window = coupling != nullptr ? options.stall_window : options.local_stall_window;
+  // without a possible stage 2, plain NLGS
+  const bool newton = newton_possible(p, coupling, options);
+  nlgs.stall_window = !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window;
   nlgs.stall_factor = options.stall_factor;
   SolverResult best = solve_nlgs(p, nlgs, r0);
-  if (best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
+  if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
   const int sweeps = best.iterations;
 
   // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its

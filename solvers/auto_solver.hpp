@@ -18,12 +18,13 @@
 ///  [Acary, Brémond & Huber 2018, §5], in the spirit of the hybrid Gauss–Seidel/Newton of
 ///  [Bertails-Descoubes, Cadoux, Daviet & Acary 2011].
 ///
-/// On the local form, stage 2 needs sparse LU factorisations with the block pattern of W. Their
-/// price is estimated first (sparse_delassus.hpp eq. (2)); above max_factorization_operations, or
-/// above kStickPredictionMaxContacts contacts, NLGS goes on instead, up to max_iterations sweeps
-/// in all. The body form factorises 6 unknowns per body, priced likewise on the pattern of
-/// M + Hᵀ H (a packing of thousands of spheres fills it in: 0.6 s per factorisation for 2 600). When stage 2 stops
-/// short of the tolerance, NLGS goes on from the best r so far for the rest of its sweeps.
+/// Stage 2 factorises sparse matrices: with the block pattern of W on the local form, of M + Hᵀ H
+/// on the body form (6 unknowns per rigid body). Above max_newton_unknowns unknowns it is not
+/// run, and stage 1 is plain NLGS (no progress test): a packing of thousands of spheres fills the
+/// factors in. Below, its price is estimated first (sparse_delassus.hpp eq. (2)); above
+/// max_factorization_operations NLGS goes on instead, up to max_iterations sweeps in all. When
+/// stage 2 stops short of the tolerance, NLGS also goes on from the best r so far for the rest of
+/// its sweeps.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
 /// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
 ///
@@ -52,6 +53,9 @@ struct AutoOptions {
   double stall_factor = 0.5;  // stall_factor every stall_window sweeps, with the body form;
   int local_stall_window = 64;  // without it every local_stall_window sweeps (the local Newton costs more)
   int max_newton_iterations = 200;             // stage 2 budget (its max_iterations)
+  int max_newton_unknowns = 6000;  // above this many unknowns (6 per body with the body form, else 3 per
+                                   // contact) stage 2 is not run and stage 1 is plain NLGS: a pile of
+                                   // 2 592 spheres (15 552) took 0.6 s per factorisation
   double max_factorization_operations = 1e8;  // price above which stage 2 is not run (the 908-contact
                                               // wall prices at 8e7, about 0.05 s per LU here)
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
