@@ -525,7 +525,8 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   {
     ScopedTimer timer(&ws.timings.solve);
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
-    else if (m.step.solver.type != solvers::SolverType::Auto) {
+    else if (m.step.solver.type != solvers::SolverType::Auto ||
+             6 * m.nb() > m.step.solver.automatic.max_newton_unknowns) {  // auto would not use the body form
       ws.coupling = {};
       ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
     } else {
