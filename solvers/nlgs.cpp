@@ -71,7 +71,10 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
 
 }  // namespace detail
 
-SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
+namespace {
+
+// the sizes of p and the options, as solve_nlgs documents
+void check_nlgs(const FrictionProblem& p, const NlgsOptions& options) {
   const int nc = p.nc();
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
   NSCD_THROW_UNLESS(p.q.size() == n && p.mu.size() == nc,
@@ -85,27 +88,57 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
                     "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
                     options.stall_factor);
   NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "friction coefficients must be ≥ 0");
+}
 
+// the progress test of NlgsOptions::stall_window, fed with the full errors as they are evaluated
+class ProgressTest {
+ public:
+  explicit ProgressTest(const NlgsOptions& o) : m_window(o.stall_window), m_factor(o.stall_factor) {}
+  // whether the error at sweep s has not fallen by the factor over at least the window
+  bool stalled(int s, double error) {
+    if (m_window == 0 || (m_sweep > 0 && s - m_sweep < m_window)) return false;
+    if (m_sweep > 0 && error > m_factor * m_error) return true;
+    m_sweep = s;
+    m_error = error;
+    return false;
+  }
+
+ private:
+  int m_window;
+  double m_factor;
+  int m_sweep = 0;  // the reference: sweep and full error
+  double m_error = 0.0;
+};
+
+// non-finite data: nothing to solve, r stays the initial guess
+SolverResult non_finite(const FrictionProblem& p, const Eigen::VectorXd& r0) {
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
+  SolverResult result;
+  result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
+  result.u.resize(n);
+  compute_u(p, result.r, result.u);
+  result.error = error_measure(p, result.r, result.u);
+  result.status = SolverStatus::NonFinite;
+  nscd::logger().debug("nlgs: non-finite problem data or initial guess ({} contacts)", p.nc());
+  return result;
+}
+
+}  // namespace
+
+SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
+  check_nlgs(p, options);
+  const int nc = p.nc();
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
   SolverResult result;
   result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
   result.u.resize(n);
   result.iterations = 0;
 
-  // non-finite data: nothing to solve, r stays the initial guess
-  auto non_finite_data = [&] {
-    result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
-    result.iterations = 0;
-    compute_u(p, result.r, result.u);
-    result.error = error_measure(p, result.r, result.u);
-    result.status = SolverStatus::NonFinite;
-    nscd::logger().debug("nlgs: non-finite problem data or initial guess ({} contacts)", nc);
-    return result;
-  };
   // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
   // flags a non-finite q_loc (or, without sweeps, here too)
   bool finite = p.q.allFinite() && p.mu.allFinite() && result.r.allFinite();
   for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
-  if (!finite || (options.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite_data();
+  if (!finite || (options.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite(p, r0);
 
   // the order of the sweeps, the problem P renumbered in that order (p itself in index order),
   // and the data of the local solver, computed once; r and u below are in P's numbering
@@ -127,13 +160,12 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
-  int window_sweep = 0;  // the progress test's reference: sweep and full error
-  double window_error = 0.0;
+  ProgressTest progress(options);
   for (int s = 1; s <= options.max_iterations; ++s) {
     const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
-    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(p, Eigen::VectorXd())) return non_finite_data();
+    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(p, Eigen::VectorXd())) return non_finite(p, r0);
     result.iterations = s;
     error_is_current = false;
     if (!std::isfinite(dr2 + r2)) {
@@ -156,11 +188,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
       result.status = SolverStatus::Converged;
       break;
     }
-    if (options.stall_window > 0 && (window_sweep == 0 || s - window_sweep >= options.stall_window)) {
-      if (window_sweep > 0 && result.error > options.stall_factor * window_error) break;
-      window_sweep = s;
-      window_error = result.error;
-    }
+    if (progress.stalled(s, result.error)) break;
   }
 
   // the reported error is always eq. (3) of the returned r

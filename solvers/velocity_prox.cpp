@@ -11,6 +11,7 @@
 #include <Eigen/SparseLU>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -127,6 +128,67 @@ void check_coupling(const FrictionProblem& p, const BodyCoupling& c) {
                     c.H.cols(), c.M.rows(), c.M.cols(), p.nc());
 }
 
+// the iterate of eqs. (1)–(3): the anchor r_k, ρ, Δv and the evaluation at Δv, with the LU of J
+class ProximalNewton {
+ public:
+  ProximalNewton(const BodyForm& form, VectorXd rho, const VectorXd& r0)
+      : m_form(form), m_rho(std::move(rho)), m_rho_max(kStiffest * m_rho), m_anchor(r0),
+        m_dv(form.mass_solve(form.generalized(r0))) {
+    m_form.evaluate(m_anchor, m_rho, m_dv, m_ev);
+    m_psi_start = m_ev.psi;
+  }
+  const Evaluation& current() const { return m_ev; }
+
+  // whether the proximal step is solved (ψ fell by inner_reduction) or out of iterations
+  bool step_done(const VelocityProxOptions& o) const {
+    return m_inner >= o.inner_max_iterations || m_ev.psi <= o.inner_reduction * m_psi_start;
+  }
+  // a new proximal step from the current r, ρ scaled by `factor` (at most kStiffest times its
+  // initial value); a step solved in at most two iterations lets ρ grow back
+  void new_anchor(double factor) {
+    m_anchor = m_ev.r;
+    m_rho = (factor * m_rho).cwiseMin(m_rho_max);
+    m_form.evaluate(m_anchor, m_rho, m_dv, m_ev);
+    m_psi_start = m_ev.psi;
+    m_inner = 0;
+  }
+  void next_anchor() { new_anchor(m_inner <= 2 ? 1.0 / kSoften : 1.0); }
+
+  // one Newton step on eq. (2), damped by Armijo backtracking on ψ: the step length taken, 0 if
+  // backtracking found no descent (nothing taken), −1 if J could not be factorised
+  double newton_step(const VelocityProxOptions& o) {
+    const Eigen::SparseMatrix<double> J = m_form.jacobian(m_rho, m_ev.D);
+    if (!m_analysed) {
+      m_lu.analyzePattern(J);
+      m_analysed = true;
+    }
+    m_lu.factorize(J);
+    if (m_lu.info() != Eigen::Success) return -1.0;
+    const VectorXd step = m_lu.solve(-m_ev.F);
+    if (!step.allFinite()) return -1.0;
+    double t = 1.0;
+    for (int h = 0; h <= o.max_halvings; ++h, t *= 0.5) {
+      m_form.evaluate(m_anchor, m_rho, m_dv + t * step, m_trial);
+      if (m_trial.psi <= (1.0 - 2.0 * o.armijo * t) * m_ev.psi) {
+        m_dv += t * step;
+        std::swap(m_ev, m_trial);
+        ++m_inner;
+        return t;
+      }
+    }
+    return 0.0;
+  }
+
+ private:
+  const BodyForm& m_form;
+  VectorXd m_rho, m_rho_max, m_anchor, m_dv;
+  Evaluation m_ev, m_trial;
+  double m_psi_start = 0.0;
+  int m_inner = 0;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> m_lu;
+  bool m_analysed = false;
+};
+
 }  // namespace
 
 SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c, const VelocityProxOptions& options,
@@ -139,11 +201,6 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   result.stage = SolverType::VelocityProx;
   if (detail::start(p, r0, result)) return result;
   const int nc = p.nc();
-  if (nc == 0) {
-    detail::finish(p, options.tolerance, "velocity prox", result);
-    return result;
-  }
-
   VectorXd rho(nc);
   for (int i = 0; i < nc; ++i) {
     const double scale = options.sigma * p.W.diag(i).trace() / 3.0;
@@ -151,67 +208,30 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   }
   const BodyForm form(p, c);
   NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
-  const VectorXd rho_max = kStiffest * rho;
-  VectorXd anchor = result.r;
-  VectorXd dv = form.mass_solve(form.generalized(anchor));
+  ProximalNewton newton(form, std::move(rho), result.r);
   double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
-  Evaluation ev, trial;
-  form.evaluate(anchor, rho, dv, ev);
-  double psi_start = ev.psi;
-  int inner = 0;
-  // a new proximal step from the current r, with ρ scaled by `factor` (at most kStiffest times
-  // its initial value)
-  auto new_anchor = [&](double factor) {
-    anchor = ev.r;
-    rho = (factor * rho).cwiseMin(rho_max);
-    form.evaluate(anchor, rho, dv, ev);
-    psi_start = ev.psi;
-    inner = 0;
-  };
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  bool analysed = false;
   while (best_error > options.tolerance && result.iterations < options.max_iterations) {
     ++result.iterations;
-    // a proximal step done: its r becomes the anchor, and a quick one lets ρ grow back
-    if (inner >= options.inner_max_iterations || ev.psi <= options.inner_reduction * psi_start) {
-      new_anchor(inner <= 2 ? 1.0 / kSoften : 1.0);
+    if (newton.step_done(options)) {
+      newton.next_anchor();
       continue;
     }
-    // Newton step on eq. (2), damped by Armijo backtracking on ψ
-    const Eigen::SparseMatrix<double> J = form.jacobian(rho, ev.D);
-    if (!analysed) {
-      lu.analyzePattern(J);
-      analysed = true;
-    }
-    lu.factorize(J);
     ++result.factorizations;
-    if (lu.info() != Eigen::Success) break;
-    const VectorXd step = lu.solve(-ev.F);
-    if (!step.allFinite()) break;
-    double t = 1.0;
-    bool decreased = false;
-    for (int h = 0; h <= options.max_halvings && !decreased; ++h) {
-      if (h > 0) t *= 0.5;
-      form.evaluate(anchor, rho, dv + t * step, trial);
-      decreased = trial.psi <= (1.0 - 2.0 * options.armijo * t) * ev.psi;
+    const double t = newton.newton_step(options);
+    if (t < 0.0) break;
+    if (t > 0.0) {
+      const Evaluation& ev = newton.current();
+      const double error = error_measure(p, ev.r, p.W.apply(ev.r) + p.q);
+      nscd::logger().trace("velocity prox: iteration {}, step {:.3g}, ψ {:.3e}, error {:.3e}", result.iterations, t,
+                           ev.psi, error);
+      if (error < best_error) {
+        best_error = error;
+        result.r = ev.r;
+      }
     }
-    // no descent: the proximal problem is too stiff for Newton here; a softer one from this r
-    if (!decreased) {
-      new_anchor(kSoften);
-      continue;
-    }
-    dv += t * step;
-    std::swap(ev, trial);
-    ++inner;
-    const double error = error_measure(p, ev.r, p.W.apply(ev.r) + p.q);
-    nscd::logger().trace("velocity prox: iteration {}, step {:.3g}, ψ {:.3e}, error {:.3e}", result.iterations, t,
-                         ev.psi, error);
-    if (error < best_error) {
-      best_error = error;
-      result.r = ev.r;
-    }
-    // a heavily damped step: Newton's model is poor at this stiffness; a softer problem from here
-    if (t < kShortStep) new_anchor(kSoften);
+    // no descent, or a heavily damped step: Newton's model is poor at this stiffness; a softer
+    // proximal problem from this r
+    if (t < kShortStep) newton.new_anchor(kSoften);
   }
   detail::finish(p, options.tolerance, "velocity prox", result);
   return result;
