@@ -12,8 +12,7 @@ namespace {
 // whether stage 2 can run at all, known before stage 1 without pricing (the pricing's symbolic
 // analysis itself grows faster than the problem)
 bool newton_possible(const FrictionProblem& p, const BodyCoupling* coupling, const AutoOptions& options) {
-  return coupling != nullptr ? coupling->M.rows() <= options.max_newton_unknowns
-                             : 3 * static_cast<Eigen::Index>(p.nc()) <= options.max_newton_unknowns;
+  return newton_stage_possible(options, coupling != nullptr ? coupling->M.rows() : 3 * static_cast<Eigen::Index>(p.nc()));
 }
 
 // whether stage 2's factorisations are affordable
@@ -42,6 +41,10 @@ bool body_newton_affordable(const BodyCoupling& c, double max_operations) {
 }
 
 }  // namespace
+
+bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns) {
+  return unknowns <= options.max_newton_unknowns;
+}
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
                         const BodyCoupling* coupling) {

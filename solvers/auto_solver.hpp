@@ -63,6 +63,10 @@ struct AutoOptions {
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
 };
 
+/// Whether stage 2 can run on a problem of `unknowns` unknowns (6 per body on the body form, 3 per
+/// contact on the local form): at most options.max_newton_unknowns.
+bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns);
+
 /// Solves p by the stages above from r0 (wrong size: zero); coupling, if not null, is p's body form. Status MaxIterations when neither
 /// stage reaches the tolerance; NonFinite on non-finite data or iterates.
 /// @throws nscd::InputError as solve_nlgs and solve_prox do (wrong sizes, μ < 0, options out of range).

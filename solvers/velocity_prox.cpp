@@ -11,9 +11,8 @@
 #include <Eigen/SparseLU>
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
-#include <limits>
+#include <utility>
 #include <vector>
 
 namespace nscd::solvers {
@@ -23,8 +22,8 @@ using Eigen::Matrix3d;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
-// ρ's factor after a proximal step whose Newton iterations found no descent (and its inverse,
-// up to the initial ρ, after a step solved in at most two iterations)
+// ρ's factor after a Newton step that found no descent or was heavily damped (and its inverse
+// after a proximal step solved in at most two iterations)
 constexpr double kSoften = 0.1;
 // ρ grows back up to this factor of its initial value: near the solution, where Newton's steps
 // are full, the proximal steps contract by about σ/(σ + λ) on each eigenvalue λ of W, so the
@@ -33,7 +32,7 @@ constexpr double kStiffest = 1e6;
 // a Newton step shorter than this after backtracking also softens the proximal problem
 constexpr double kShortStep = 1.0 / 16;
 
-// eq. (2) at Δv for the anchor a: r = P(a − ρ ∘ u), D_i, F, and ψ = ½ Fᵀ M̂⁻¹ F
+// eq. (2) at Δv for the anchor a: r = P(a − ρ ∘ u), D_i, F, and ψ = ½ Fᵀ M⁻¹ F
 struct Evaluation {
   VectorXd r;
   std::vector<Matrix3d> D;

@@ -153,7 +153,7 @@ void dump_problem(RunFiles& f, const io::Scene& scene, const State& s, const Ste
   if (!scene.solver.dump_every || s.step % *scene.solver.dump_every != 0 || ws.problem.nc() == 0) return;
   ScopedTimer timer(&f.seconds);
   // with the body form when the step had one (rigid bodies, solver auto): a global problem
-  const bool global = ws.coupling.H.rows() == ws.problem.q.size() && ws.problem.nc() > 0;
+  const bool global = ws.coupling.H.rows() == ws.problem.q.size();
   io::write_fclib_solution(f.dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r, ws.result.u,
                            global ? &ws.coupling : nullptr);
 }

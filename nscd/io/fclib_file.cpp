@@ -54,8 +54,8 @@ solvers::FrictionProblem local_problem(const std::string& name, const fclib_loca
   return p;
 }
 
-// eq. (2)
-solvers::FrictionProblem condensed_problem(const std::string& name, const fclib_global& global) {
+// eq. (2) into result.problem, and M and H (as H_F transposed) into result.body
+void condense(const std::string& name, const fclib_global& global, FclibProblem& result) {
   NSCD_THROW_UNLESS(global.spacedim == 3, "{}: a {}-dimensional problem; nscd solves three-dimensional ones", name,
                     global.spacedim);
   NSCD_THROW_UNLESS(global.M != nullptr && global.H != nullptr && global.f != nullptr && global.w != nullptr &&
@@ -70,11 +70,11 @@ solvers::FrictionProblem condensed_problem(const std::string& name, const fclib_
   const Eigen::MatrixXd MinvH = ldlt.solve(Eigen::MatrixXd(H));
   const Eigen::VectorXd Minvf = ldlt.solve(Eigen::Map<const Eigen::VectorXd>(global.f, M.rows()));
   NSCD_THROW_UNLESS(MinvH.allFinite() && Minvf.allFinite(), "{}: the mass matrix M is singular", name);
-  solvers::FrictionProblem p;
+  solvers::FrictionProblem& p = result.problem;
   p.W = solvers::DelassusMatrix::from_dense(H.transpose() * MinvH);
   p.q = H.transpose() * Minvf + Eigen::Map<const Eigen::VectorXd>(global.w, H.cols());
   p.mu = Eigen::Map<const Eigen::VectorXd>(global.mu, H.cols() / 3);
-  return p;
+  result.body = solvers::BodyCoupling{M, H.transpose()};
 }
 
 // column-compressed copy of W for FCLIB, owning its arrays
@@ -130,8 +130,7 @@ FclibProblem read_fclib_problem(const std::filesystem::path& file) {
   global.f = data.f.data();
   global.w = data.w.data();
   global.mu = data.mu.data();
-  result.problem = condensed_problem(name, global);
-  result.body = solvers::BodyCoupling{to_sparse(M), to_sparse(H).transpose()};
+  condense(name, global, result);
   return result;
 }
 

@@ -526,7 +526,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     ScopedTimer timer(&ws.timings.solve);
     if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
     else if (m.step.solver.type != solvers::SolverType::Auto ||
-             6 * m.nb() > m.step.solver.automatic.max_newton_unknowns) {  // auto would not use the body form
+             !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
       ws.coupling = {};
       ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
     } else {
