@@ -77,7 +77,7 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                       NarrowPhaseLocal& mine = local.local();
                       for (std::size_t k = range.begin(); k != range.end(); ++k) {
                         const auto [a, b] = pairs[k];
-                        if (movable[a] == kDeformable || movable[b] == kDeformable) continue;
+                        if (movable[a] == kMeshed || movable[b] == kMeshed) continue;
                         collide_posed(posed, a, b, a, b, alert_distance, mine.scratch,
                                       mine.contacts);
                       }

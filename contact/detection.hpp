@@ -46,8 +46,8 @@ struct ContactPoint {
 enum Mobility : std::uint8_t {
   kStatic = 0,      // fixed or driven: pairs of two such bodies are skipped
   kRigid = 1,       // moves under the dynamics
-  kDeformable = 2,  // moves and deforms: its contacts are found node to surface elsewhere
-                    // (nscd/step/deformable_contacts.hpp), so every pair with it is skipped here
+  kMeshed = 2,      // moves and deforms: its contacts are found node to surface elsewhere
+                    // (nscd/step/mesh_contacts.hpp), so every pair with it is skipped here
 };
 
 /// Buffers of the broad phase, which detect_contacts reuses from call to call: a caller that

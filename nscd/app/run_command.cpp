@@ -33,7 +33,7 @@ constexpr int kCheckpointsKept = 3;
 std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
   std::vector<std::string> names;
   for (const io::Body& body : scene.bodies)
-    if (body.model == io::BodyModel::Rigid) names.push_back(body.name);
+    if (body.model == BodyKind::Rigid) names.push_back(body.name);
   if (names.empty())
     return fmt::format("--model {}: {} has no rigid, ffr, tl or linear body to simulate as {}", *o.model,
                        o.scene.string(), *o.model);
@@ -55,19 +55,19 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     scene.time.duration = *o.duration;
   }
   if (o.model) {
-    static const std::map<std::string, io::BodyModel> kModels{
-        {"rigid", io::BodyModel::Rigid}, {"ffr", io::BodyModel::Ffr}, {"tl", io::BodyModel::Tl},
-        {"linear", io::BodyModel::Linear}};
+    static const std::map<std::string, BodyKind> kModels{
+        {"rigid", BodyKind::Rigid}, {"ffr", BodyKind::Ffr}, {"tl", BodyKind::Tl},
+        {"linear", BodyKind::Linear}};
     const auto it = kModels.find(*o.model);
     NSCD_THROW_UNLESS(it != kModels.end(), "--model {}: expected rigid, ffr, tl or linear", *o.model);
     // only finite-element bodies switch; a scene without any would run unchanged under the
     // override's name, so a finite-element override of it is refused
     const bool any_switched = std::any_of(scene.bodies.begin(), scene.bodies.end(), [](const io::Body& body) {
-      return io::is_finite_element(body.model);
+      return has_mesh(body.model);
     });
-    if (!any_switched && io::is_finite_element(it->second)) throw InputError(unmeshable_bodies(o, scene));
+    if (!any_switched && has_mesh(it->second)) throw InputError(unmeshable_bodies(o, scene));
     for (io::Body& body : scene.bodies)
-      if (io::is_finite_element(body.model)) body.model = it->second;
+      if (has_mesh(body.model)) body.model = it->second;
   }
 }
 
@@ -211,7 +211,7 @@ void warn_large_strain_once(RunDiagnostics& d, const Model& m, const State& s) {
 void show_progress(const RunOptions& o, const Model& m, const State& s, const StepReport& report,
                    ProgressBar& progress, long& next_log) {
   const auto contacts = [&] {
-    return contact_summary(report.n_contacts, report.solver_iterations, m.has_deformable());
+    return contact_summary(report.n_contacts, report.solver_iterations, m.has_meshes());
   };
   if (o.progress) {
     progress.update(s.step, s.t, contacts());

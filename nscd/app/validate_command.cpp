@@ -43,8 +43,8 @@ int validate_command(const std::filesystem::path& scene_file) {
   for (const BodyModel& body : m.bodies) {
     ++by_model[to_string(body.kind)];
     if (body.kind == BodyKind::Rigid) dofs += 6;
-    if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.deformable].ndof();
-    if (is_nodal(body.kind)) dofs += m.tl_bodies[body.nodal].ndof();
+    if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.ffr_index].ndof();
+    if (is_nodal(body.kind)) dofs += m.tl_bodies[body.tl_index].ndof();
   }
   // contacts within the alert distance at t = 0
   std::vector<contact::Pose> poses;
@@ -52,8 +52,8 @@ int validate_command(const std::filesystem::path& scene_file) {
   detection_input(m, s, poses, movable);
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
-  DeformableContacts deformable;
-  detect_deformable_contacts(m, s, m.step.alert_distance, deformable);
+  MeshContacts deformable;
+  detect_mesh_contacts(m, s, m.step.alert_distance, deformable);
 
   std::printf("%s: valid scene \"%s\"\n", scene_file.string().c_str(), m.name.c_str());
   std::printf("  bodies: %d (", m.nb());

@@ -45,18 +45,6 @@ DisplayMesh unit_sphere_display() {
   return mesh;
 }
 
-BodyKind body_kind(BodyModel model) {
-  switch (model) {
-    case BodyModel::Rigid: return BodyKind::Rigid;
-    case BodyModel::Ffr: return BodyKind::Ffr;
-    case BodyModel::Tl: return BodyKind::Tl;
-    case BodyModel::Linear: return BodyKind::Linear;
-    case BodyModel::Fixed: return BodyKind::Fixed;
-    case BodyModel::Driven: break;
-  }
-  return BodyKind::Driven;
-}
-
 DrivenMotion::TableQuantity table_quantity(Motion::Quantity quantity) {
   switch (quantity) {
     case Motion::Quantity::Velocity: return DrivenMotion::TableQuantity::Velocity;
@@ -204,10 +192,10 @@ void add_finite_element_body(const Scene& scene, const Body& in, const std::stri
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
   if (body.kind == BodyKind::Ffr) {
-    body.deformable = static_cast<int>(m.ffr_bodies.size());
+    body.ffr_index = static_cast<int>(m.ffr_bodies.size());
     m.ffr_bodies.push_back(ffr::make_ffr_body(finite_element_mesh(in, where), properties, scene.time.step));
   } else {
-    body.nodal = static_cast<int>(m.tl_bodies.size());
+    body.tl_index = static_cast<int>(m.tl_bodies.size());
     m.tl_bodies.push_back(
         ffr::make_tl_body(finite_element_mesh(in, where), properties, scene.time.step, body.kind == BodyKind::Tl));
   }
@@ -221,9 +209,9 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   const std::string where = fmt::format("{}: bodies[{}]", scene.file.string(), i);
   nscd::BodyModel body;
   body.name = in.name;
-  body.kind = body_kind(in.model);
+  body.kind = in.model;
   body.material = material_index.at(in.material);
-  if (is_deformable(body.kind)) add_finite_element_body(scene, in, where, body, m);
+  if (has_mesh(body.kind)) add_finite_element_body(scene, in, where, body, m);
   auto [shape, centroid] = body_shape(in, where);
   if (body.kind == BodyKind::Rigid) {
     const contact::MassProperties props = contact::mass_properties(shape);
@@ -231,7 +219,7 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
     body.mass = density * props.volume;
     body.inertia_B = density * props.inertia;
     body.inv_inertia_B = body.inertia_B.inverse();
-  } else if (is_deformable(body.kind)) {
+  } else if (has_mesh(body.kind)) {
     // the floating frame's origin (TL, linear: the frame at t = 0): the centre of mass of the
     // mesh (the shape serves the broad phase and the summary of validate)
     const ffr::FfrBody& f = body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe;
@@ -244,7 +232,7 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
   if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);
   body.bounding_radius = contact::bounding_radius(shape);
-  if (is_deformable(body.kind))
+  if (has_mesh(body.kind))
     for (const Vec3& X : (body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe).mesh.nodes)
       body.bounding_radius = std::max(body.bounding_radius, X.norm());
   body.x0 = in.position.value_or(centroid);
@@ -268,9 +256,9 @@ ProbeModel probe_model(const Scene& scene, std::size_t i, const Model& m) {
                                 m.bodies.begin());
   const nscd::BodyModel& body = m.bodies[probe.body];
   if (body.kind == BodyKind::Ffr) {
-    mesh_probe(m.ffr_bodies[body.deformable], body, in, where, probe);
+    mesh_probe(m.ffr_bodies[body.ffr_index], body, in, where, probe);
   } else if (is_nodal(body.kind)) {
-    mesh_probe(m.tl_bodies[body.nodal].fe, body, in, where, probe);
+    mesh_probe(m.tl_bodies[body.tl_index].fe, body, in, where, probe);
   } else if (in.point) {
     probe.points_B.push_back(body.q0.conjugate() * (*in.point - body.x0));
   } else {
@@ -348,7 +336,7 @@ State initial_state(const Model& model, const Scene& scene) {
   for (int b = 0; b < model.nb(); ++b) {
     const nscd::BodyModel& body = model.bodies[b];
     if (!is_nodal(body.kind)) continue;
-    const ffr::FfrBody& f = model.tl_bodies[body.nodal].fe;
+    const ffr::FfrBody& f = model.tl_bodies[body.tl_index].fe;
     Eigen::VectorXd lambda(f.ndof());
     const Vec3 v_B = body.q0.conjugate() * s.v[b], w_B = body.q0.conjugate() * s.w[b];
     for (int k = 0; k < f.nn(); ++k) lambda.segment<3>(3 * k) = v_B + w_B.cross(f.mesh.nodes[k]);

@@ -21,7 +21,7 @@ struct BodyMeshFrame {
   std::vector<int> cell_types;
   std::vector<std::vector<int>> cells;
   std::vector<int> cell_body_id;     // per cell
-  std::vector<int> cell_model;       // per cell, BodyModel as int
+  std::vector<int> cell_model;       // per cell, BodyKind as int
   /// finite-element fields (docs/output.md); each is written only when non-empty, and then
   /// holds one value per point / per cell (zero for rigid bodies)
   std::vector<Vec3> local_displacement;  // per point, in the body frame [m]

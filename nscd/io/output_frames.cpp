@@ -28,9 +28,9 @@ void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, con
 // v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses
 void append_ffr_body(const Model& m, const State& s, int b, BodyMeshFrame& frame) {
   const nscd::BodyModel& body = m.bodies[b];
-  const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
-  const Eigen::VectorXd& psi = s.psi[body.deformable];
-  const Eigen::VectorXd& lambda = s.lambda[body.deformable];
+  const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
+  const Eigen::VectorXd& psi = s.psi[body.ffr_index];
+  const Eigen::VectorXd& lambda = s.lambda[body.ffr_index];
   const Mat3 O = s.q[b].toRotationMatrix();
   const int offset = static_cast<int>(frame.points.size());
   for (int k = 0; k < f.nn(); ++k) {
@@ -48,10 +48,10 @@ void append_ffr_body(const Model& m, const State& s, int b, BodyMeshFrame& frame
 // stresses of SVK's Cauchy stress (TL) or of the small strain (linear)
 void append_tl_body(const Model& m, const State& s, int b, BodyMeshFrame& frame) {
   const nscd::BodyModel& body = m.bodies[b];
-  const ffr::TlBody& tl = m.tl_bodies[body.nodal];
+  const ffr::TlBody& tl = m.tl_bodies[body.tl_index];
   const ffr::FfrBody& f = tl.fe;
-  const Eigen::VectorXd& psi = s.tl_psi[body.nodal];
-  const Eigen::VectorXd& lambda = s.tl_lambda[body.nodal];
+  const Eigen::VectorXd& psi = s.tl_psi[body.tl_index];
+  const Eigen::VectorXd& lambda = s.tl_lambda[body.tl_index];
   const int offset = static_cast<int>(frame.points.size());
   for (int k = 0; k < f.nn(); ++k) {
     frame.points.push_back(body.x0 + body.q0 * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
@@ -95,7 +95,7 @@ void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, Bo
 BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   BodyMeshFrame frame;
   // finite-element fields are written when some body has them, zero on the other bodies
-  const bool with_fe_fields = m.has_deformable() && !fixed_only;
+  const bool with_fe_fields = m.has_meshes() && !fixed_only;
   for (int b = 0; b < m.nb(); ++b) {
     const nscd::BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
@@ -143,8 +143,8 @@ std::vector<ProbeRow> probe_rows(const Model& m, const State& s) {
     const nscd::BodyModel& body = m.bodies[probe.body];
     Vec3 x = Vec3::Zero(), x0 = Vec3::Zero();
     if (body.kind == BodyKind::Ffr) {
-      const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
-      const Eigen::VectorXd& psi = s.psi[body.deformable];
+      const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
+      const Eigen::VectorXd& psi = s.psi[body.ffr_index];
       for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
         const int k = probe.nodes[i];
         x += probe.weights[i] * (s.x[probe.body] + s.q[probe.body] * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
@@ -154,8 +154,8 @@ std::vector<ProbeRow> probe_rows(const Model& m, const State& s) {
       continue;
     }
     if (is_nodal(body.kind)) {
-      const ffr::FfrBody& f = m.tl_bodies[body.nodal].fe;
-      const Eigen::VectorXd& psi = s.tl_psi[body.nodal];
+      const ffr::FfrBody& f = m.tl_bodies[body.tl_index].fe;
+      const Eigen::VectorXd& psi = s.tl_psi[body.tl_index];
       for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
         const int k = probe.nodes[i];
         x += probe.weights[i] * (body.x0 + body.q0 * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));

@@ -5,6 +5,7 @@
 /// turns it into the immutable Model and the initial State of nscd/step.
 
 #include "nscd/core/math.hpp"
+#include "nscd/step/body_kind.hpp"
 
 #include <filesystem>
 #include <map>
@@ -14,14 +15,6 @@
 #include <vector>
 
 namespace nscd::io {
-
-enum class BodyModel { Rigid, Ffr, Tl, Linear, Fixed, Driven };
-
-/// "rigid", "ffr", "tl", "linear", "fixed", "driven".
-const char* to_string(BodyModel model);
-
-/// True for the finite-element models (ffr, tl, linear): a box with "elements" or a mesh file.
-bool is_finite_element(BodyModel model);
 
 struct TimeSettings {
   double step = 0.0;                     // h [s] > 0
@@ -100,7 +93,7 @@ struct Motion {
 
 struct Body {
   std::string name;
-  BodyModel model = BodyModel::Rigid;
+  BodyKind model = BodyKind::Rigid;
   std::string material;
   ShapeSpec shape;
   std::optional<std::array<int, 3>> elements;  // set exactly for a box with a finite-element model

@@ -8,25 +8,21 @@
 
 namespace nscd::io {
 
+namespace detail {
+
 namespace {
 
-// in the order of BodyModel
-const std::vector<std::string>& model_names() {
-  static const std::vector<std::string> names{"rigid", "ffr", "tl", "linear", "fixed", "driven"};
+// the names of a body's model, in the order of BodyKind
+const std::vector<std::string>& body_kind_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const BodyKind kind : kBodyKinds) out.emplace_back(to_string(kind));
+    return out;
+  }();
   return names;
 }
 
 }  // namespace
-
-const char* to_string(BodyModel model) {
-  return model_names()[static_cast<std::size_t>(model)].c_str();
-}
-
-bool is_finite_element(BodyModel model) {
-  return model == BodyModel::Ffr || model == BodyModel::Tl || model == BodyModel::Linear;
-}
-
-namespace detail {
 
 namespace {
 
@@ -66,8 +62,8 @@ ConvexShape read_convex(const Value& v) {
   return shape;
 }
 
-MeshShape read_mesh(const Value& v, BodyModel model, const fs::path& scene_dir) {
-  if (!is_finite_element(model))
+MeshShape read_mesh(const Value& v, BodyKind model, const fs::path& scene_dir) {
+  if (!has_mesh(model))
     v.fail(fmt::format("a mesh shape needs model \"ffr\", \"tl\" or \"linear\", found model \"{}\"",
                        to_string(model)));
   const fs::path file = (scene_dir / v.string()).lexically_normal();
@@ -80,7 +76,7 @@ MeshShape read_mesh(const Value& v, BodyModel model, const fs::path& scene_dir) 
   return MeshShape{file};
 }
 
-ShapeSpec read_shape(const Value& v, BodyModel model, const fs::path& scene_dir) {
+ShapeSpec read_shape(const Value& v, BodyKind model, const fs::path& scene_dir) {
   v.expect_keys({"box", "sphere", "convex", "mesh"});
   if (v.json().size() != 1)
     v.fail_expected("exactly one of \"box\", \"sphere\", \"convex\", \"mesh\"");
@@ -174,17 +170,13 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
   return names;
 }
 
-bool is_kinematic(BodyModel model) {
-  return model == BodyModel::Fixed || model == BodyModel::Driven;
-}
-
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
   v.expect_keys({"name", "model", "material", "shape", "elements", "position", "orientation",
                  "velocity", "angular_velocity", "motion"});
   Body b;
   b.name = v.at("name").name();
-  b.model = static_cast<BodyModel>(v.at("model").one_of(model_names()));
+  b.model = kBodyKinds[v.at("model").one_of(body_kind_names())];
 
   // the material must exist; finite-element models need its elastic constants
   const Value material = v.at("material");
@@ -193,14 +185,14 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
   if (it == materials.end())
     material.fail(fmt::format("unknown material \"{}\"{}", b.material,
                               did_you_mean(b.material, material_names(materials))));
-  if (is_finite_element(b.model) && (!it->second.young || !it->second.poisson))
+  if (has_mesh(b.model) && (!it->second.young || !it->second.poisson))
     material.fail(fmt::format("material \"{}\" needs \"young\" and \"poisson\" for model \"{}\"",
                               b.material, to_string(b.model)));
 
   b.shape = read_shape(v.at("shape"), b.model, scene_dir);
 
   // elements: the hexahedral subdivision of a finite-element box
-  const bool is_fe_box = is_finite_element(b.model) && std::holds_alternative<BoxShape>(b.shape);
+  const bool is_fe_box = has_mesh(b.model) && std::holds_alternative<BoxShape>(b.shape);
   if (const auto elements = v.find("elements")) {
     if (!is_fe_box)
       elements->fail("\"elements\" applies only to a box shape with model \"ffr\", \"tl\" or \"linear\"");
@@ -217,14 +209,14 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
   for (const char* key : {"velocity", "angular_velocity"}) {
     const auto value = v.find(key);
     if (!value) continue;
-    if (b.model == BodyModel::Fixed) value->fail("a fixed body takes no initial velocity");
-    if (b.model == BodyModel::Driven) value->fail("a driven body takes its velocity from \"motion\"");
+    if (b.model == BodyKind::Fixed) value->fail("a fixed body takes no initial velocity");
+    if (b.model == BodyKind::Driven) value->fail("a driven body takes its velocity from \"motion\"");
     (std::string_view(key) == "velocity" ? b.velocity : b.angular_velocity) = value->vec3();
   }
 
   // prescribed motion: required for driven bodies, forbidden for the others
   const auto motion = v.find("motion");
-  if (b.model == BodyModel::Driven) {
+  if (b.model == BodyKind::Driven) {
     if (!motion) v.fail("a driven body needs \"motion\": {\"velocity\": {...}}");
     motion->expect_keys({"velocity", "angular_velocity"});
     b.motion_velocity = read_motion(motion->at("velocity"), scene_dir);

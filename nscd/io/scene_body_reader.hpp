@@ -13,9 +13,6 @@
 
 namespace nscd::io::detail {
 
-/// True for bodies that never respond to forces (fixed, driven).
-bool is_kinematic(BodyModel model);
-
 /// The materials' names, in order.
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials);
 

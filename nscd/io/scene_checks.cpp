@@ -61,8 +61,8 @@ BodyScale body_scale(const Model& m, int b) {
 
 // the finite-element data of an ffr, tl or linear body, null for the others
 const ffr::FfrBody* finite_element(const Model& m, const nscd::BodyModel& body) {
-  if (body.kind == BodyKind::Ffr) return &m.ffr_bodies[body.deformable];
-  if (is_nodal(body.kind)) return &m.tl_bodies[body.nodal].fe;
+  if (body.kind == BodyKind::Ffr) return &m.ffr_bodies[body.ffr_index];
+  if (is_nodal(body.kind)) return &m.tl_bodies[body.tl_index].fe;
   return nullptr;
 }
 

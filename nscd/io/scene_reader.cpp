@@ -220,7 +220,7 @@ void check_interactions(const Value& root, const Scene& scene) {
   std::map<std::string, const Body*> any_body, moving_body;
   for (const Body& b : scene.bodies) {
     any_body.emplace(b.material, &b);
-    if (!detail::is_kinematic(b.model)) moving_body.emplace(b.material, &b);
+    if (!is_kinematic(b.model)) moving_body.emplace(b.material, &b);
   }
   for (const auto& [material, mover] : moving_body) {
     for (const Body& other : scene.bodies) {

@@ -5,7 +5,7 @@ namespace {
 
 // λ_free of eq. (19): the known part plus the fictitious forces at the current rotation
 void update_lambda_free(const Model& m, const State& s, int b, FfrStepData& data) {
-  const int d = m.bodies[b].deformable;
+  const int d = m.bodies[b].ffr_index;
   data.lambda_free = data.lambda_base;
   if (m.step.fictitious_forces)
     ffr::add_fictitious_response(m.ffr_bodies[d], data.O_i, s.w[b], data.rotation.O, data.rotation.w,
@@ -15,7 +15,7 @@ void update_lambda_free(const Model& m, const State& s, int b, FfrStepData& data
 
 // free velocities of eqs. (15)–(16) at the current O_{i+1}
 void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& data, FreeMotion& free) {
-  const ffr::FfrBody& body = m.ffr_bodies[m.bodies[b].deformable];
+  const ffr::FfrBody& body = m.ffr_bodies[m.bodies[b].ffr_index];
   const Mat3& O = data.rotation.O;
   free.v = s.v[b] + m.step.h * m.step.gravity;
   free.inv_inertia_W = O * body.inv_inertia_B * O.transpose();
@@ -29,7 +29,7 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
   ffr.resize(m.ffr_bodies.size());
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Ffr) continue;
-    const int d = m.bodies[b].deformable;
+    const int d = m.bodies[b].ffr_index;
     const ffr::FfrBody& body = m.ffr_bodies[d];
     FfrStepData& data = ffr[d];
     data.node_responses.resize(body.nn());
@@ -44,36 +44,36 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
   }
 }
 
-DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                                      const DeformableSide& material_point, std::vector<FfrStepData>& ffr) {
-  const int d = m.bodies[side == 0 ? c.a : c.b].deformable;
+MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                                      const MeshSide& material_point, std::vector<FfrStepData>& ffr) {
+  const int d = m.bodies[side == 0 ? c.a : c.b].ffr_index;
   const ffr::FfrBody& body = m.ffr_bodies[d];
-  DeformablePoint point = deformable_point_base(c, contact, side, material_point, body.ndof(), ffr[d].node_responses,
+  MeshPoint point = mesh_point_base(c, contact, side, material_point, body.ndof(), ffr[d].node_responses,
                                                 [&body](int k) { return ffr::node_response(body, k); });
-  point.deformable = d;
+  point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
-  orient_deformable_point(ffr, point);
+  orient_ffr_point(ffr, point);
   return point;
 }
 
-void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point) {
-  if (point.deformable < 0) return;
-  point.OtC = ffr[point.deformable].rotation.O.transpose() * point.sigma_C;
+void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point) {
+  if (point.ffr_index < 0) return;
+  point.OtC = ffr[point.ffr_index].rotation.O.transpose() * point.sigma_C;
 }
 
-int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
   // material points and world impulses per FFR body, in contact order
   std::vector<std::vector<Vec3>> X(ffr.size()), P(ffr.size());
-  for (const DeformablePoint& p : points) {
-    if (p.deformable < 0) continue;
-    X[p.deformable].push_back(p.side.X_B);
-    P[p.deformable].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+  for (const MeshPoint& p : points) {
+    if (p.ffr_index < 0) continue;
+    X[p.ffr_index].push_back(p.side.X_B);
+    P[p.ffr_index].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
   }
   int iterations = 0;
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Ffr) continue;
-    const int d = m.bodies[b].deformable;
+    const int d = m.bodies[b].ffr_index;
     FfrStepData& data = ffr[d];
     data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, X[d], P[d], data.rotation,
                                 m.step.inner_tolerance, m.step.inner_max_iterations);
@@ -84,7 +84,7 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<Deformab
   return iterations;
 }
 
-Vec3 deformable_velocity(const DeformableSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda) {
   Vec3 v = -mean_lambda;
   for (int i = 0; i < 3; ++i)
@@ -92,18 +92,18 @@ Vec3 deformable_velocity(const DeformableSide& side, const Mat3& OtC, const Eige
   return OtC.transpose() * v;
 }
 
-Mat3 deformable_block(const DeformablePoint& p, const DeformablePoint& q) {
+Mat3 deformable_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
   return p.OtC.transpose() * G * q.OtC;
 }
 
-Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<DeformablePoint>& points,
+Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,
                                    const Eigen::VectorXd& r, int d) {
   Eigen::VectorXd lambda = data.lambda_free;
-  for (const DeformablePoint& p : points)
-    if (p.deformable == d) lambda.noalias() += p.Z * (p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+  for (const MeshPoint& p : points)
+    if (p.ffr_index == d) lambda.noalias() += p.Z * (p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
   return lambda;
 }
 

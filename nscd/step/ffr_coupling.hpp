@@ -17,7 +17,7 @@
 
 #include "contact/detection.hpp"
 #include "ffr/ffr_dynamics.hpp"
-#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
@@ -42,12 +42,12 @@ struct FfrStepData {
 
 /// The deformable side of an active contact, on an FFR body or (tl_coupling.hpp) on a TL or
 /// linear body, where O is the constant R(q₀) and H̄ has no mean part (mean_Z = 0).
-struct DeformablePoint {
+struct MeshPoint {
   int contact = 0;          // index of the contact among the active ones
   int body = 0;             // the body's index in the model
-  int deformable = -1;      // and among the FFR bodies (−1 on TL and linear bodies)
-  int nodal = -1;           // and among the TL and linear bodies (−1 on FFR bodies)
-  DeformableSide side;
+  int ffr_index = -1;      // and among the FFR bodies (−1 on TL and linear bodies)
+  int tl_index = -1;           // and among the TL and linear bodies (−1 on FFR bodies)
+  MeshSide side;
   Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
   ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
   Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
@@ -59,10 +59,10 @@ struct DeformablePoint {
 /// k_i and weights w_i of the material point, where Z_k = responses[k] (ndof × 3) is computed by
 /// response(k) when still empty. The body's indices among the FFR or TL bodies are left to the caller.
 template <class Response>
-DeformablePoint deformable_point_base(const contact::ContactPoint& c, int contact, int side,
-                                      const DeformableSide& material_point, int ndof,
+MeshPoint mesh_point_base(const contact::ContactPoint& c, int contact, int side,
+                                      const MeshSide& material_point, int ndof,
                                       std::vector<ffr::MatrixX3>& responses, Response&& response) {
-  DeformablePoint point;
+  MeshPoint point;
   point.contact = contact;
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;
@@ -82,29 +82,29 @@ DeformablePoint deformable_point_base(const contact::ContactPoint& c, int contac
 void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
 
 /// The deformable point of side `side` (0: body a, 1: body b) of active contact `contact`.
-DeformablePoint make_deformable_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                                      const DeformableSide& material_point, std::vector<FfrStepData>& ffr);
+MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                                      const MeshSide& material_point, std::vector<FfrStepData>& ffr);
 
 /// Sets point.OtC = σ O_{i+1}ᵀ C_α for the body's current rotation (FFR points only).
-void orient_deformable_point(const std::vector<FfrStepData>& ffr, DeformablePoint& point);
+void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point);
 
 /// The Rotator for impulses r (3nc, contact frames): updates every FFR body's rotation, its
 /// free[b].w = O J_B⁻¹ Oᵀ L_i and free[b].inv_inertia_W at the new O_{i+1}, and λ_free. Returns
 /// the largest number of fixed-point iterations over the bodies.
-int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
 
 /// σ C_αᵀ O H̄_α λ = OtCᵀ H̄_α λ: the deformation's part of the relative velocity at the material
 /// point `side` for nodal velocities lambda, their mass-weighted mean (eq. 20) and the rotation
 /// OtC = σ Oᵀ C_α.
-Vec3 deformable_velocity(const DeformableSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
-Mat3 deformable_block(const DeformablePoint& p, const DeformablePoint& q);
+Mat3 deformable_block(const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
-Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<DeformablePoint>& points,
+Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,
                                    const Eigen::VectorXd& r, int d);
 
 }  // namespace nscd

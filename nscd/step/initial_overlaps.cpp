@@ -1,7 +1,7 @@
 #include "nscd/step/initial_overlaps.hpp"
 
 #include "nscd/core/error.hpp"
-#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/stepper.hpp"
 
 #include <set>
@@ -15,9 +15,9 @@ void check_initial_overlaps(const Model& m, const State& s, const std::string& f
   detection_input(m, s, poses, movable);
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
-  if (m.has_deformable()) {
-    DeformableContacts deformable;
-    detect_deformable_contacts(m, s, m.step.alert_distance, deformable);
+  if (m.has_meshes()) {
+    MeshContacts deformable;
+    detect_mesh_contacts(m, s, m.step.alert_distance, deformable);
     contacts.insert(contacts.end(), deformable.points.begin(), deformable.points.end());
   }
   // eq. (1); the deepest overlap relative to its tolerance is reported

@@ -9,6 +9,7 @@
 #include "ffr/ffr_body.hpp"
 #include "ffr/tl_body.hpp"
 #include "nscd/core/math.hpp"
+#include "nscd/step/body_kind.hpp"
 #include "nscd/step/driven_motion.hpp"
 #include "solvers/solve.hpp"
 
@@ -19,20 +20,6 @@
 
 namespace nscd {
 
-/// How a body moves: rigid, deformable in a floating frame of reference (ffr/), deformable in
-/// absolute nodal coordinates (Total Lagrangian or linear, ffr/tl_body.hpp), fixed, driven.
-/// The values are those of the `model` cell field of the output (docs/output.md).
-enum class BodyKind { Rigid = 0, Ffr = 1, Tl = 2, Linear = 3, Fixed = 4, Driven = 5 };
-
-/// "rigid", "ffr", "tl", "linear", "fixed", "driven": the names of the scene's `model` (docs/scene_format.md).
-const char* to_string(BodyKind kind);
-
-/// TL and linear bodies: unknowns are nodal displacements and velocities only.
-inline bool is_nodal(BodyKind kind) { return kind == BodyKind::Tl || kind == BodyKind::Linear; }
-
-/// FFR, TL and linear bodies: finite-element meshes, with node-to-surface contacts.
-inline bool is_deformable(BodyKind kind) { return kind == BodyKind::Ffr || is_nodal(kind); }
-
 /// One body. The body frame B has its origin at the centre of mass (for an FFR body, the
 /// floating frame, whose origin is the centre of mass of the undeformed mesh; for a TL or linear
 /// body, the frame of the undeformed mesh at t = 0, which never moves).
@@ -40,8 +27,8 @@ struct BodyModel {
   std::string name;
   BodyKind kind = BodyKind::Rigid;
   int material = 0;          // index into Model::material_names
-  int deformable = -1;       // FFR bodies: index into Model::ffr_bodies and State::psi, lambda
-  int nodal = -1;            // TL, linear bodies: index into Model::tl_bodies and State::tl_psi, tl_lambda
+  int ffr_index = -1;       // FFR bodies: index into Model::ffr_bodies and State::psi, lambda
+  int tl_index = -1;            // TL, linear bodies: index into Model::tl_bodies and State::tl_psi, tl_lambda
   double mass = 0.0;         // [kg]; 0 for fixed and driven bodies
   Mat3 inertia_B = Mat3::Zero();      // about the centre of mass, body frame [kg m²]
   Mat3 inv_inertia_B = Mat3::Zero();  // its inverse (zero for fixed and driven bodies)
@@ -104,8 +91,8 @@ struct Model {
   std::vector<std::string> material_names;
   std::vector<ContactLaw> laws;             // n_materials², row-major, symmetric
   std::vector<ProbeModel> probes;
-  std::vector<ffr::FfrBody> ffr_bodies;     // FFR bodies' constant matrices (BodyModel::deformable)
-  std::vector<ffr::TlBody> tl_bodies;       // TL and linear bodies' constants (BodyModel::nodal)
+  std::vector<ffr::FfrBody> ffr_bodies;     // FFR bodies' constant matrices (BodyModel::ffr_index)
+  std::vector<ffr::TlBody> tl_bodies;       // TL and linear bodies' constants (BodyModel::tl_index)
   StepParameters step;
   double duration = 0.0;                    // [s]
   long n_steps = 0;                         // round(duration / h)
@@ -113,7 +100,7 @@ struct Model {
   bool output_vtk = true, output_csv = true;
 
   int nb() const { return static_cast<int>(bodies.size()); }
-  bool has_deformable() const { return !ffr_bodies.empty() || !tl_bodies.empty(); }
+  bool has_meshes() const { return !ffr_bodies.empty() || !tl_bodies.empty(); }
   const ContactLaw& law(int material_a, int material_b) const {
     return laws[material_a * material_names.size() + material_b];
   }

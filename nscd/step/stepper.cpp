@@ -54,15 +54,15 @@ void compute_free_motion(const Model& m, const State& s, StepWorkspace& ws) {
       prescribed_velocity(body, s.t + h, ws.free[b].v, ws.free[b].w);
     }
   });
-  if (m.has_deformable()) begin_ffr_step(m, s, ws.ffr, ws.free);
+  if (m.has_meshes()) begin_ffr_step(m, s, ws.ffr, ws.free);
   if (!m.tl_bodies.empty()) begin_tl_step(m, s, ws.tl);
 }
 
 // the node-to-surface contacts merged into the detected ones, both sorted by (a, b, feature)
-void merge_deformable_contacts(StepWorkspace& ws) {
-  const DeformableContacts& extra = ws.deformable_detected;
+void merge_mesh_contacts(StepWorkspace& ws) {
+  const MeshContacts& extra = ws.mesh_detected;
   std::vector<contact::ContactPoint> merged;
-  std::vector<std::array<DeformableSide, 2>> sides;
+  std::vector<std::array<MeshSide, 2>> sides;
   merged.reserve(ws.detected.size() + extra.points.size());
   sides.reserve(merged.capacity());
   auto key = [](const contact::ContactPoint& c) { return std::tie(c.a, c.b, c.feature); };
@@ -93,16 +93,16 @@ double travel_bound(const Model& m, const State& s, const StepWorkspace& ws) {
 
 // lever arm of side `side` of contact c: p − x, or O_{i+1} X_α on an FFR body
 Vec3 lever_arm(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-               const std::array<DeformableSide, 2>* sides, int side) {
+               const std::array<MeshSide, 2>* sides, int side) {
   const int b = side == 0 ? c.a : c.b;
-  if (sides != nullptr && (*sides)[side].deformable() && m.bodies[b].kind == BodyKind::Ffr)
-    return ws.ffr[m.bodies[b].deformable].rotation.O * (*sides)[side].X_B;
+  if (sides != nullptr && (*sides)[side].on_mesh() && m.bodies[b].kind == BodyKind::Ffr)
+    return ws.ffr[m.bodies[b].ffr_index].rotation.O * (*sides)[side].X_B;
   return c.p_W - s.x[b];
 }
 
 // eqs. (2)–(3) of contact_jacobian.hpp for contact c at the current rotations (J.point kept)
 void linearize(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-               const std::array<DeformableSide, 2>* sides, ContactJacobian& J) {
+               const std::array<MeshSide, 2>* sides, ContactJacobian& J) {
   fill_jacobian(c, lever_arm(m, s, ws, c, sides, 0), lever_arm(m, s, ws, c, sides, 1), J);
   for (int side = 0; side < 2; ++side) {
     const int b = J.body[side];
@@ -121,14 +121,14 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
 // contact_jacobian.hpp eq. (5) summed over the deformable sides: at the start of the step
 // (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
 Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-                          const std::array<DeformableSide, 2>& sides, bool at_end) {
+                          const std::array<MeshSide, 2>& sides, bool at_end) {
   Vec3 u = Vec3::Zero();
   for (int side = 0; side < 2; ++side) {
-    if (!sides[side].deformable()) continue;
+    if (!sides[side].on_mesh()) continue;
     const int b = side == 0 ? c.a : c.b;
-    const int d = m.bodies[b].deformable;
+    const int d = m.bodies[b].ffr_index;
     const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-    if (const int n = m.bodies[b].nodal; n >= 0) {
+    if (const int n = m.bodies[b].tl_index; n >= 0) {
       u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
                                at_end ? ws.tl[n].lambda_free : s.tl_lambda[n], Vec3::Zero());
       continue;
@@ -143,7 +143,7 @@ Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& w
 
 // whether contact c has an FFR, TL or linear side
 bool has_deformable_side(const Model& m, const contact::ContactPoint& c) {
-  return is_deformable(m.bodies[c.a].kind) || is_deformable(m.bodies[c.b].kind);
+  return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
 }
 
 // u_free of active contact i at the current rotations, with Newton restitution on approach
@@ -151,7 +151,7 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
   const contact::ContactPoint& c = ws.active[i];
   const ContactJacobian& J = ws.jacobians[i];
   Vec3 u = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
-  if (m.has_deformable()) u += deformation_velocity(m, s, ws, c, ws.active_sides[i], true);
+  if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, ws.active_sides[i], true);
   if (ws.gap_rows[i] != 0) {
     // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
     u[0] += ((1 - m.step.theta) * ws.u_old[i][0] + c.gap / m.step.h) / m.step.theta;
@@ -198,7 +198,7 @@ void build_coupling(const Model& m, StepWorkspace& ws) {
 
 // W of the active contacts at the current rotations
 void assemble(const Model& m, StepWorkspace& ws) {
-  const std::vector<DeformablePoint>& points = ws.deformable_points;
+  const std::vector<MeshPoint>& points = ws.mesh_points;
   ws.problem.W = assemble_delassus(ws.jacobians, m.nb(),
                                    [&points](int p, int q) { return deformable_block(points[p], points[q]); });
 }
@@ -206,17 +206,17 @@ void assemble(const Model& m, StepWorkspace& ws) {
 // stage 3–4: active contacts, their Jacobians and the problem (W, q, μ)
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   const double h = m.step.h, theta = m.step.theta;
-  const bool deformable = m.has_deformable();
+  const bool deformable = m.has_meshes();
   ws.active.clear();
   ws.active_sides.clear();
   ws.jacobians.clear();
   ws.u_old.clear();
   ws.gap_rows.clear();
-  ws.deformable_points.clear();
+  ws.mesh_points.clear();
   std::vector<double> mu;
   for (std::size_t k = 0; k < ws.detected.size(); ++k) {
     const contact::ContactPoint& c = ws.detected[k];
-    const std::array<DeformableSide, 2>* sides = deformable ? &ws.detected_sides[k] : nullptr;
+    const std::array<MeshSide, 2>* sides = deformable ? &ws.detected_sides[k] : nullptr;
     ContactJacobian J;
     linearize(m, s, ws, c, sides, J);
     Vec3 u_old = contact_velocity(J, stack(s.v[c.a], s.w[c.a]), stack(s.v[c.b], s.w[c.b]));
@@ -240,13 +240,13 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   const int nc = static_cast<int>(ws.active.size());
   for (int i = 0; deformable && i < nc; ++i)
     for (int side = 0; side < 2; ++side)
-      if (ws.active_sides[i][side].deformable()) {
-        ws.jacobians[i].point[side] = static_cast<int>(ws.deformable_points.size());
+      if (ws.active_sides[i][side].on_mesh()) {
+        ws.jacobians[i].point[side] = static_cast<int>(ws.mesh_points.size());
         const int b = side == 0 ? ws.active[i].a : ws.active[i].b;
-        ws.deformable_points.push_back(
+        ws.mesh_points.push_back(
             is_nodal(m.bodies[b].kind)
                 ? make_tl_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.tl)
-                : make_deformable_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
+                : make_ffr_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
       }
   ws.problem.q.resize(3 * nc);
   for (int i = 0; i < nc; ++i) ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
@@ -256,7 +256,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
 
 // W and q again at the rotations of the last Rotator pass (Algorithm 1, outer loop)
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
-  for (DeformablePoint& point : ws.deformable_points) orient_deformable_point(ws.ffr, point);
+  for (MeshPoint& point : ws.mesh_points) orient_ffr_point(ws.ffr, point);
   const int nc = static_cast<int>(ws.active.size());
   for (int i = 0; i < nc; ++i) {
     linearize(m, s, ws, ws.active[i], &ws.active_sides[i], ws.jacobians[i]);
@@ -268,8 +268,8 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
 // the inner loop of Algorithm 1 for impulses r: the Rotator of FFR bodies, Newton for TL bodies;
 // returns the largest count of either
 int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWorkspace& ws) {
-  const int rotations = rotate_ffr_bodies(m, s, ws.deformable_points, r, ws.ffr, ws.free);
-  return std::max(rotations, solve_tl_bodies(m, s, ws.deformable_points, r, ws.tl));
+  const int rotations = rotate_ffr_bodies(m, s, ws.mesh_points, r, ws.ffr, ws.free);
+  return std::max(rotations, solve_tl_bodies(m, s, ws.mesh_points, r, ws.tl));
 }
 
 // stage 5 with FE bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R, each
@@ -380,16 +380,16 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
     ws.next_w[b] = ws.free[b].w + dV[b].tail<3>();
     if (body.kind == BodyKind::Ffr) {
       // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule
-      const int d = body.deformable;
+      const int d = body.ffr_index;
       const FfrStepData& data = ws.ffr[d];
       ws.next_w[b] = data.rotation.w;
       ws.next_q[b] = Quat(data.rotation.O).normalized();
       ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
-      ws.next_lambda[d] = end_of_step_lambda(data, ws.deformable_points, r, d);
+      ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, r, d);
       ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
     } else if (is_nodal(body.kind)) {
       // eq. (1) of tl_body.hpp solved by the inner loop, and the trapezoidal rule
-      const int n = body.nodal;
+      const int n = body.tl_index;
       end_tl_step(m, s, b, ws.tl[n], ws.next_tl_psi[n], ws.next_tl_lambda[n], ws.next_x[b], ws.next_v[b],
                   ws.next_w[b]);
     } else if (body.kind == BodyKind::Driven) {
@@ -450,7 +450,7 @@ int active_contacts(const StepWorkspace& ws) {
 // the first body whose next state is not finite, or −1
 int first_non_finite_body(const Model& m, const StepWorkspace& ws) {
   for (int b = 0; b < m.nb(); ++b) {
-    const int d = m.bodies[b].deformable, n = m.bodies[b].nodal;
+    const int d = m.bodies[b].ffr_index, n = m.bodies[b].tl_index;
     if (!ws.next_x[b].allFinite() || !ws.next_q[b].coeffs().allFinite() || !ws.next_v[b].allFinite() ||
         !ws.next_w[b].allFinite() || (d >= 0 && !(ws.next_lambda[d].allFinite() && ws.next_psi[d].allFinite())) ||
         (n >= 0 && !(ws.next_tl_lambda[n].allFinite() && ws.next_tl_psi[n].allFinite())))
@@ -497,7 +497,7 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
   for (int b = 0; b < m.nb(); ++b) {
     poses[b] = {s.x[b], s.q[b]};
     const BodyKind kind = m.bodies[b].kind;
-    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : is_deformable(kind) ? contact::kDeformable : contact::kStatic;
+    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : has_mesh(kind) ? contact::kMeshed : contact::kStatic;
   }
 }
 
@@ -512,9 +512,9 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     detection_input(m, s, ws.poses, ws.movable);
     const double alert = m.step.alert_distance + 2 * travel_bound(m, s, ws);
     contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detection_scratch, ws.detected);
-    if (m.has_deformable()) {
-      detect_deformable_contacts(m, s, alert, ws.deformable_detected);
-      merge_deformable_contacts(ws);
+    if (m.has_meshes()) {
+      detect_mesh_contacts(m, s, alert, ws.mesh_detected);
+      merge_mesh_contacts(ws);
     }
   }
   {
@@ -524,7 +524,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   }
   {
     ScopedTimer timer(&ws.timings.solve);
-    if (m.has_deformable()) report.inner_iterations = solve_coupled(m, s, ws);
+    if (m.has_meshes()) report.inner_iterations = solve_coupled(m, s, ws);
     else if (m.step.solver.type != solvers::SolverType::Auto ||
              !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
       ws.coupling = {};
@@ -578,7 +578,7 @@ namespace {
 // ½ uᵀ M u of FFR body b, u_k = Oᵀ v + Oᵀ ω × (X_k + ψ_k) + λ_k its nodal velocities in the body
 // frame (eq. 8)
 double ffr_kinetic_energy(const Model& m, const State& s, int b) {
-  const int i = m.bodies[b].deformable;
+  const int i = m.bodies[b].ffr_index;
   const ffr::FfrBody& f = m.ffr_bodies[i];
   const Mat3 O_T = s.q[b].toRotationMatrix().transpose();
   const Vec3 v_B = O_T * s.v[b], w_B = O_T * s.w[b];
@@ -598,7 +598,7 @@ double kinetic_energy(const Model& m, const State& s) {
     if (body.kind == BodyKind::Rigid) energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
     if (body.kind == BodyKind::Ffr) energy += ffr_kinetic_energy(m, s, b);
     if (is_nodal(body.kind))
-      energy += 0.5 * s.tl_lambda[body.nodal].dot(m.tl_bodies[body.nodal].fe.mass_matrix * s.tl_lambda[body.nodal]);
+      energy += 0.5 * s.tl_lambda[body.tl_index].dot(m.tl_bodies[body.tl_index].fe.mass_matrix * s.tl_lambda[body.tl_index]);
   }
   return energy;
 }
@@ -609,8 +609,8 @@ double potential_energy(const Model& m, const State& s) {
     const BodyModel& body = m.bodies[b];
     energy -= body.mass * m.step.gravity.dot(s.x[b]);
     if (body.kind == BodyKind::Ffr)
-      energy += 0.5 * s.psi[body.deformable].dot(m.ffr_bodies[body.deformable].stiffness * s.psi[body.deformable]);
-    if (is_nodal(body.kind)) energy += ffr::strain_energy(m.tl_bodies[body.nodal], s.tl_psi[body.nodal]);
+      energy += 0.5 * s.psi[body.ffr_index].dot(m.ffr_bodies[body.ffr_index].stiffness * s.psi[body.ffr_index]);
+    if (is_nodal(body.kind)) energy += ffr::strain_energy(m.tl_bodies[body.tl_index], s.tl_psi[body.tl_index]);
   }
   return energy;
 }

@@ -30,7 +30,7 @@
 ///     with an FFR, TL or linear side get neither gap rows nor a projection.
 ///
 /// FFR bodies (ffr_coupling.hpp) follow [Lozovskiy & Dubois 2016] instead: their contacts are
-/// found node to surface (deformable_contacts.hpp), their motion obeys the trapezoidal scheme of
+/// found node to surface (mesh_contacts.hpp), their motion obeys the trapezoidal scheme of
 /// ffr/ffr_dynamics.hpp, and when a scene has one, stage 5 is Algorithm 1 of the paper: each
 /// outer iteration re-linearises W and q at the current rotations (the Rotator), does one NLGS
 /// sweep, then iterates the Rotator on the new impulses until ω_{i+1} settles
@@ -49,7 +49,7 @@
 
 #include "contact/detection.hpp"
 #include "nscd/step/contact_jacobian.hpp"
-#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/ffr_coupling.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/position_projection.hpp"
@@ -98,16 +98,16 @@ struct StepWorkspace {
   std::vector<std::uint8_t> movable;
   std::vector<FreeMotion> free;            // per body (non-movable: prescribed end velocities)
   std::vector<contact::ContactPoint> detected;
-  std::vector<std::array<DeformableSide, 2>> detected_sides;  // aligned with `detected` (FFR scenes)
-  DeformableContacts deformable_detected;
+  std::vector<std::array<MeshSide, 2>> detected_sides;  // aligned with `detected` (FFR scenes)
+  MeshContacts mesh_detected;
   std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
-  std::vector<std::array<DeformableSide, 2>> active_sides;    // aligned with `active` (FFR scenes)
+  std::vector<std::array<MeshSide, 2>> active_sides;    // aligned with `active` (FFR scenes)
   std::vector<Vec3> u_old;                     // relative velocity at the start of the step, per active contact
   std::vector<std::uint8_t> gap_rows;          // aligned with `active`: 1 for stage 3's gap rows
   std::vector<ContactJacobian> jacobians;      // aligned with `active`
   std::vector<FfrStepData> ffr;                // per FFR body
   std::vector<TlStepData> tl;                  // per TL or linear body
-  std::vector<DeformablePoint> deformable_points;  // deformable sides of the active contacts
+  std::vector<MeshPoint> mesh_points;  // deformable sides of the active contacts
   contact::DetectionScratch detection_scratch;  // the broad phase's buffers, reused
   solvers::FrictionProblem problem;
   solvers::BodyCoupling coupling;          // the problem's body form (rigid scenes, solver auto)

@@ -25,9 +25,9 @@ BodyStrain largest_small_strain(const Model& m, const State& s) {
     const BodyModel& body = m.bodies[b];
     double strain = 0;
     if (body.kind == BodyKind::Ffr)
-      strain = largest_principal_strain(m.ffr_bodies[body.deformable].mesh, s.psi[body.deformable]);
+      strain = largest_principal_strain(m.ffr_bodies[body.ffr_index].mesh, s.psi[body.ffr_index]);
     else if (body.kind == BodyKind::Linear)
-      strain = largest_principal_strain(m.tl_bodies[body.nodal].fe.mesh, s.tl_psi[body.nodal]);
+      strain = largest_principal_strain(m.tl_bodies[body.tl_index].fe.mesh, s.tl_psi[body.tl_index]);
     else
       continue;
     if (worst.body < 0 || strain > worst.strain) worst = {b, strain};

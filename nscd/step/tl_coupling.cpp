@@ -22,7 +22,7 @@ void begin_tl_step(const Model& m, const State& s, std::vector<TlStepData>& tl) 
   const std::vector<int> bodies = nodal_bodies(m);
   tbb::parallel_for(0, static_cast<int>(bodies.size()), [&](int i) {
     const BodyModel& model = m.bodies[bodies[i]];
-    const int n = model.nodal;
+    const int n = model.tl_index;
     const ffr::TlBody& body = m.tl_bodies[n];
     TlStepData& data = tl[n];
     if (!data.tangent) data.tangent = std::make_shared<Eigen::SimplicialLDLT<ffr::SparseMatrix>>();
@@ -43,9 +43,9 @@ Mat3 tl_orientation(const Model& m, int b, const Mat3& sigma_C) {
   return m.bodies[b].q0.toRotationMatrix().transpose() * sigma_C;
 }
 
-DeformablePoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                              const DeformableSide& material_point, std::vector<TlStepData>& tl) {
-  const int n = m.bodies[side == 0 ? c.a : c.b].nodal;
+MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                              const MeshSide& material_point, std::vector<TlStepData>& tl) {
+  const int n = m.bodies[side == 0 ? c.a : c.b].tl_index;
   const ffr::TlBody& body = m.tl_bodies[n];
   TlStepData& data = tl[n];
   // A_T⁻¹ E_k, column by column
@@ -57,19 +57,19 @@ DeformablePoint make_tl_point(const Model& m, const contact::ContactPoint& c, in
     }
     return Z_k;
   };
-  DeformablePoint point =
-      deformable_point_base(c, contact, side, material_point, body.ndof(), data.node_responses, response);
-  point.nodal = n;
+  MeshPoint point =
+      mesh_point_base(c, contact, side, material_point, body.ndof(), data.node_responses, response);
+  point.tl_index = n;
   point.OtC = tl_orientation(m, point.body, point.sigma_C);
   return point;
 }
 
-int solve_tl_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+int solve_tl_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                     const Eigen::VectorXd& r, std::vector<TlStepData>& tl) {
   // the points of each TL or linear body, in contact order
-  std::vector<std::vector<const DeformablePoint*>> of_body(tl.size());
-  for (const DeformablePoint& p : points)
-    if (p.nodal >= 0) of_body[p.nodal].push_back(&p);
+  std::vector<std::vector<const MeshPoint*>> of_body(tl.size());
+  for (const MeshPoint& p : points)
+    if (p.tl_index >= 0) of_body[p.tl_index].push_back(&p);
   std::vector<int> iterations(tl.size(), 0);
   tbb::parallel_for(0, static_cast<int>(tl.size()), [&](int n) {
     if (of_body[n].empty()) return;  // λ₊ = λ_free, already solved
@@ -77,7 +77,7 @@ int solve_tl_bodies(const Model& m, const State& s, const std::vector<Deformable
     TlStepData& data = tl[n];
     // the linear response Σ Z OtC r and the nodal impulses P = Σ Nᵀ OtC r
     Eigen::VectorXd response = Eigen::VectorXd::Zero(body.ndof()), P = Eigen::VectorXd::Zero(body.ndof());
-    for (const DeformablePoint* p : of_body[n]) {
+    for (const MeshPoint* p : of_body[n]) {
       const Vec3 r_B = p->OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p->contact));
       response.noalias() += p->Z * r_B;
       for (int i = 0; i < 3; ++i)
@@ -102,7 +102,7 @@ int solve_tl_bodies(const Model& m, const State& s, const std::vector<Deformable
 void end_tl_step(const Model& m, const State& s, int b, const TlStepData& data, Eigen::VectorXd& psi,
                  Eigen::VectorXd& lambda, Vec3& x, Vec3& v, Vec3& w) {
   const BodyModel& model = m.bodies[b];
-  const int n = model.nodal;
+  const int n = model.tl_index;
   const ffr::TlBody& body = m.tl_bodies[n];
   lambda = data.lambda_next;
   psi = s.tl_psi[n] + 0.5 * m.step.h * (s.tl_lambda[n] + lambda);

@@ -24,7 +24,7 @@
 ///             eq. (28); [Jean 1999] CMAME 177.
 
 #include "contact/detection.hpp"
-#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/ffr_coupling.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
@@ -52,15 +52,15 @@ struct TlStepData {
 void begin_tl_step(const Model& m, const State& s, std::vector<TlStepData>& tl);
 
 /// The TL or linear side `side` (0: body a, 1: body b) of active contact `contact`.
-DeformablePoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                              const DeformableSide& material_point, std::vector<TlStepData>& tl);
+MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                              const MeshSide& material_point, std::vector<TlStepData>& tl);
 
 /// OtC = σ R(q₀)ᵀ C_α of a side on TL or linear body b (σ C_α = sigma_C).
 Mat3 tl_orientation(const Model& m, int b, const Mat3& sigma_C);
 
 /// The inner loop for impulses r (3nc, contact frames): λ₊(r) and the new λ_free of every TL
 /// and linear body with contact points. Returns the largest number of tangent factorisations.
-int solve_tl_bodies(const Model& m, const State& s, const std::vector<DeformablePoint>& points,
+int solve_tl_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                     const Eigen::VectorXd& r, std::vector<TlStepData>& tl);
 
 /// End of the step of TL or linear body b: ψ_{i+1}, λ_{i+1} and the centre of mass x, its

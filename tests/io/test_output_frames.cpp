@@ -17,9 +17,9 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
   // a rigid block listed before two FFR blocks of different meshes, each FFR block given its own
   // non-uniform ψ (so that its cells carry different stresses)
   Scene scene = test::stone_scene(1e-4, 1e-3, 0.5);
-  test::add_box(scene, "rigid", BodyModel::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 5));
-  test::add_box(scene, "left", BodyModel::Ffr, Vec3(1, 1, 2), Vec3(0, 2, 1)).elements = std::array<int, 3>{2, 2, 4};
-  test::add_box(scene, "right", BodyModel::Ffr, Vec3(1, 1, 1), Vec3(0, -2, 1)).elements =
+  test::add_box(scene, "rigid", BodyKind::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 5));
+  test::add_box(scene, "left", BodyKind::Ffr, Vec3(1, 1, 2), Vec3(0, 2, 1)).elements = std::array<int, 3>{2, 2, 4};
+  test::add_box(scene, "right", BodyKind::Ffr, Vec3(1, 1, 1), Vec3(0, -2, 1)).elements =
       std::array<int, 3>{1, 2, 3};
   test::Simulation sim(scene);
   const Model& m = sim.model;
@@ -51,8 +51,8 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
       }
       continue;
     }
-    const ffr::FfrBody& f = m.ffr_bodies[body.deformable];
-    const Eigen::VectorXd& psi = sim.state.psi[body.deformable];
+    const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
+    const Eigen::VectorXd& psi = sim.state.psi[body.ffr_index];
     const std::vector<double> stress = ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi);
     ASSERT_EQ(static_cast<int>(cells.size()), f.mesh.ncells()) << "body " << b;
     for (int c = 0; c < f.mesh.ncells(); ++c) {

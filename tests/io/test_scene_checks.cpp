@@ -18,7 +18,7 @@ namespace {
 
 TEST(SceneChecks, HighestNaturalFrequencyMatchesTheDenseEigenvalue) {
   Scene scene = test::stone_scene(1e-4, 0.01, 0.0);
-  test::add_box(scene, "block", BodyModel::Ffr, Vec3(1, 1, 2), Vec3::Zero()).elements = std::array{2, 2, 3};
+  test::add_box(scene, "block", BodyKind::Ffr, Vec3(1, 1, 2), Vec3::Zero()).elements = std::array{2, 2, 3};
   const Model m = build_model(scene);
   const ffr::FfrBody& body = m.ffr_bodies[0];
   const Eigen::MatrixXd K(body.stiffness), M(body.mass_matrix);
@@ -36,8 +36,8 @@ TEST(SceneChecks, WarnsOfImplausibleUnits) {
   Scene scene = test::stone_scene(1e-3, 0.01, 0.0);
   scene.materials["stone"].young = 35000;
   scene.gravity = Vec3(0, 0, -9810);
-  test::add_box(scene, "block", BodyModel::Ffr, Vec3(1, 1, 1), Vec3::Zero()).elements = std::array{1, 1, 1};
-  test::add_box(scene, "quay", BodyModel::Fixed, Vec3(2000, 10, 1), Vec3(0, 0, -1));
+  test::add_box(scene, "block", BodyKind::Ffr, Vec3(1, 1, 1), Vec3::Zero()).elements = std::array{1, 1, 1};
+  test::add_box(scene, "quay", BodyKind::Fixed, Vec3(2000, 10, 1), Vec3(0, 0, -1));
   const SceneChecks checks = check_scene(build_model(scene), scene, true);
   const std::string all = fmt::format("{}", fmt::join(checks.warnings, "\n"));
   EXPECT_NE(all.find("Young's modulus 3.5e+04 Pa"), std::string::npos) << all;
@@ -47,7 +47,7 @@ TEST(SceneChecks, WarnsOfImplausibleUnits) {
   EXPECT_EQ(checks.warnings.size(), 3u) << all;
   // the paper's stone passes
   Scene stone = test::stone_scene(1e-4, 0.01, 0.0);
-  test::add_box(stone, "block", BodyModel::Ffr, Vec3(1, 1, 2), Vec3::Zero()).elements = std::array{2, 2, 4};
+  test::add_box(stone, "block", BodyKind::Ffr, Vec3(1, 1, 2), Vec3::Zero()).elements = std::array{2, 2, 4};
   EXPECT_TRUE(check_scene(build_model(stone), stone, true).warnings.empty());
 }
 

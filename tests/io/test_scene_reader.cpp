@@ -149,7 +149,7 @@ TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
 
   ASSERT_EQ(s.bodies.size(), 4u);
   const Body& table = s.bodies[0];
-  EXPECT_EQ(table.model, BodyModel::Driven);
+  EXPECT_EQ(table.model, BodyKind::Driven);
   EXPECT_EQ(std::get<BoxShape>(table.shape).size, Vec3(6, 6, 0.2));
   ASSERT_TRUE(table.motion_velocity);
   EXPECT_EQ(table.motion_velocity->type, Motion::Type::Sine);
@@ -161,7 +161,7 @@ TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
   EXPECT_FALSE(table.motion_angular_velocity);
 
   const Body& left = s.bodies[1];
-  EXPECT_EQ(left.model, BodyModel::Ffr);
+  EXPECT_EQ(left.model, BodyKind::Ffr);
   EXPECT_EQ(left.elements, (std::array<int, 3>{4, 4, 8}));
   EXPECT_EQ(left.position, Vec3(0, 0.6667, 1));
 

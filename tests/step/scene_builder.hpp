@@ -40,7 +40,7 @@ inline io::Scene stone_scene(double h, double duration, double friction) {
 }
 
 /// Appends a body of material "stone" with the given shape, centred at `position`.
-inline io::Body& add_body(io::Scene& scene, const std::string& name, io::BodyModel model, const io::ShapeSpec& shape,
+inline io::Body& add_body(io::Scene& scene, const std::string& name, BodyKind model, const io::ShapeSpec& shape,
                           const Vec3& position, const Quat& orientation = Quat::Identity()) {
   io::Body body;
   body.name = name;
@@ -53,12 +53,12 @@ inline io::Body& add_body(io::Scene& scene, const std::string& name, io::BodyMod
   return scene.bodies.back();
 }
 
-inline io::Body& add_box(io::Scene& scene, const std::string& name, io::BodyModel model, const Vec3& size,
+inline io::Body& add_box(io::Scene& scene, const std::string& name, BodyKind model, const Vec3& size,
                          const Vec3& position, const Quat& orientation = Quat::Identity()) {
   return add_body(scene, name, model, io::BoxShape{size}, position, orientation);
 }
 
-inline io::Body& add_sphere(io::Scene& scene, const std::string& name, io::BodyModel model, double radius,
+inline io::Body& add_sphere(io::Scene& scene, const std::string& name, BodyKind model, double radius,
                             const Vec3& position) {
   return add_body(scene, name, model, io::SphereShape{radius}, position);
 }

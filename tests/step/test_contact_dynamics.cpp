@@ -20,8 +20,8 @@ test::Simulation incline(double alpha, double friction) {
   scene.gravity = Vec3(0, 0, -kG);
   scene.solver.tolerance = 1e-10;
   const Quat tilt(Eigen::AngleAxisd(alpha, Vec3::UnitY()));
-  test::add_box(scene, "slope", io::BodyModel::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
-  test::add_box(scene, "block", io::BodyModel::Rigid, Vec3(1, 1, 1), tilt * Vec3(0, 0, 1.0), tilt);
+  test::add_box(scene, "slope", BodyKind::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
+  test::add_box(scene, "block", BodyKind::Rigid, Vec3(1, 1, 1), tilt * Vec3(0, 0, 1.0), tilt);
   return test::Simulation(scene);
 }
 
@@ -52,8 +52,8 @@ TEST(ContactDynamics, BlockSticksOnAnInclineBelowTheFrictionAngle) {
 TEST(ContactDynamics, BouncingSphereReboundsWithRestitutionSquared) {
   const double e = 0.5, radius = 0.1;
   io::Scene scene = test::make_scene(1e-4, 1.6, 1000.0, 0.3, e);
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
-  test::add_sphere(scene, "ball", io::BodyModel::Rigid, radius, Vec3(0, 0, 1.0 + radius));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
+  test::add_sphere(scene, "ball", BodyKind::Rigid, radius, Vec3(0, 0, 1.0 + radius));
   test::Simulation sim(scene);
 
   // apex heights of the bottom of the sphere: the drop height, then each rebound's maximum
@@ -76,9 +76,9 @@ TEST(ContactDynamics, StackOfTenBoxesStaysAtRest) {
   io::Scene scene = test::make_scene(1e-3, 2.0, 1000.0, 0.5, 0.0);
   scene.solver.tolerance = 1e-8;
   scene.solver.max_iterations = 2000;
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(10, 10, 1), Vec3(0, 0, -0.5));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(10, 10, 1), Vec3(0, 0, -0.5));
   for (int k = 0; k < 10; ++k)
-    test::add_box(scene, "box" + std::to_string(k), io::BodyModel::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 0.5 + k));
+    test::add_box(scene, "box" + std::to_string(k), BodyKind::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 0.5 + k));
   test::Simulation sim(scene);
 
   double min_gap = 0, max_drift = 0;

@@ -28,10 +28,10 @@ State run_scene(const io::Scene& scene, int steps, int threads) {
 }
 
 // `deformable`: the model of the scene's FFR bodies (as nscd run --model)
-State run_scene(const std::string& file, int steps, int threads, io::BodyModel deformable = io::BodyModel::Ffr) {
+State run_scene(const std::string& file, int steps, int threads, BodyKind deformable = BodyKind::Ffr) {
   io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / file);
   for (io::Body& body : scene.bodies)
-    if (body.model == io::BodyModel::Ffr) body.model = deformable;
+    if (body.model == BodyKind::Ffr) body.model = deformable;
   return run_scene(scene, steps, threads);
 }
 
@@ -84,7 +84,7 @@ TEST(Determinism, PileOfSpheresSweptInParallelColoursIsBitwiseEqualWithOneTwoAnd
   // parallel chunks, unlike the wall and the FCLIB problems, which are swept in index order
   io::Scene scene = test::make_scene(1e-3, 0.04, 2500.0, 0.4, 0.1);
   scene.solver.max_iterations = 30;  // bitwise equality, not convergence, is tested
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(4, 4, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(4, 4, 0.2), Vec3(0, 0, -0.1));
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> jitter(-0.005, 0.005);
   for (int k = 0; k < 4; ++k)
@@ -92,7 +92,7 @@ TEST(Determinism, PileOfSpheresSweptInParallelColoursIsBitwiseEqualWithOneTwoAnd
       for (int i = 0; i < 24; ++i) {
         const double radius = 0.05 + jitter(rng);
         test::add_sphere(scene, "grain_" + std::to_string(i) + "_" + std::to_string(j) + "_" + std::to_string(k),
-                         io::BodyModel::Rigid, radius, Vec3(0.1 * (i - 11.5), 0.1 * (j - 11.5), 0.05 + 0.1 * k));
+                         BodyKind::Rigid, radius, Vec3(0.1 * (i - 11.5), 0.1 * (j - 11.5), 0.05 + 0.1 * k));
       }
   const State one = run_scene(scene, 40, 1);
   ASSERT_GT(one.warm.size(), 3000u);
@@ -115,8 +115,8 @@ TEST(Determinism, ThreeFfrBlocksAreBitwiseEqualWithOneTwoAndFourThreads) {
 
 TEST(Determinism, ThreeTlBlocksAreBitwiseEqualWithOneAndTwoThreads) {
   // §4.2 with TL bodies: 70 node-to-surface contacts, Newton solves per body in parallel
-  expect_bitwise_equal(run_scene("scenes/ffr_three_blocks.json", 30, 1, io::BodyModel::Tl),
-                       run_scene("scenes/ffr_three_blocks.json", 30, 2, io::BodyModel::Tl));
+  expect_bitwise_equal(run_scene("scenes/ffr_three_blocks.json", 30, 1, BodyKind::Tl),
+                       run_scene("scenes/ffr_three_blocks.json", 30, 2, BodyKind::Tl));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace {
 // non-uniform ψ, λ
 test::Simulation rotating_deformed_block() {
   io::Scene scene = test::stone_scene(1e-4, 1e-3, 0.0);
-  test::add_box(scene, "block", io::BodyModel::Ffr, Vec3(1, 0.8, 2), Vec3(0.3, -0.2, 1.5),
+  test::add_box(scene, "block", BodyKind::Ffr, Vec3(1, 0.8, 2), Vec3(0.3, -0.2, 1.5),
                 Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, -0.5).normalized())))
       .elements = std::array<int, 3>{2, 2, 4};
   test::Simulation sim(scene);

@@ -17,7 +17,7 @@ constexpr double kG = 9.81;
 
 io::Body& add_ffr_box(io::Scene& scene, const std::string& name, const Vec3& size, std::array<int, 3> elements,
                       const Vec3& position, const Quat& orientation = Quat::Identity()) {
-  io::Body& body = test::add_box(scene, name, io::BodyModel::Ffr, size, position, orientation);
+  io::Body& body = test::add_box(scene, name, BodyKind::Ffr, size, position, orientation);
   body.elements = elements;
   return body;
 }
@@ -66,7 +66,7 @@ TEST(FfrDynamics, WithoutFictitiousForcesTheRigidMotionIsUnchangedAndNothingDefo
 }
 
 // a block 1 × 1 × 1 on a fixed slab tilted by α, as the rigid incline test, rigid or FFR
-test::Simulation incline(io::BodyModel model, double young) {
+test::Simulation incline(BodyKind model, double young) {
   io::Scene scene = test::stone_scene(1e-3, 0.5, 0.3);
   scene.materials["stone"].young = young;
   scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping
@@ -77,15 +77,15 @@ test::Simulation incline(io::BodyModel model, double young) {
   scene.gravity = Vec3(0, 0, -kG);
   const double alpha = std::numbers::pi / 6;
   const Quat tilt(Eigen::AngleAxisd(alpha, Vec3::UnitY()));
-  test::add_box(scene, "slope", io::BodyModel::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
+  test::add_box(scene, "slope", BodyKind::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
   io::Body& block = test::add_box(scene, "block", model, Vec3(1, 1, 1), tilt * Vec3(0, 0, 1.0), tilt);
-  if (model == io::BodyModel::Ffr) block.elements = std::array<int, 3>{2, 2, 2};
+  if (model == BodyKind::Ffr) block.elements = std::array<int, 3>{2, 2, 2};
   return test::Simulation(scene);
 }
 
 TEST(FfrDynamics, VeryStiffBlockOnAnInclineSlidesLikeTheRigidBlock) {
-  test::Simulation rigid = incline(io::BodyModel::Rigid, 1e14);
-  test::Simulation stiff = incline(io::BodyModel::Ffr, 1e14);
+  test::Simulation rigid = incline(BodyKind::Rigid, 1e14);
+  test::Simulation stiff = incline(BodyKind::Ffr, 1e14);
   for (long n = 0; n < rigid.model.n_steps; ++n) {
     ASSERT_EQ(rigid.advance().status, StepStatus::Ok);
     ASSERT_EQ(stiff.advance().status, StepStatus::Ok);
@@ -101,7 +101,7 @@ TEST(FfrDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
   io::Scene scene = test::stone_scene(1e-4, 0.04, 0.0);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping, ζ ≈ 0.15 on the axial mode
-  test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "table", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
   add_ffr_box(scene, "block", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, 0, 1));
   test::Simulation sim(scene);
   for (long n = 0; n < sim.model.n_steps; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
@@ -121,10 +121,10 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
   io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;
-  test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "table", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
   add_ffr_box(scene, "block", Vec3(1, 1, 1), {2, 2, 2}, Vec3(0, 0, 0.5),
               Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())));
-  test::add_box(scene, "cap", io::BodyModel::Rigid, Vec3(0.6, 0.6, 0.2), Vec3(0.1, 0, 1.1));
+  test::add_box(scene, "cap", BodyKind::Rigid, Vec3(0.6, 0.6, 0.2), Vec3(0.1, 0, 1.1));
   scene.bodies[1].angular_velocity = Vec3(0, 0, 0.5);
   test::Simulation sim(scene);
   ASSERT_EQ(sim.advance().status, StepStatus::Ok);
@@ -152,7 +152,7 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
       const int b = side == 0 ? c.a : c.b;
       const double sigma = side == 0 ? -1 : 1;
       if (b == 1) {  // eq. (22): C_αᵀ [I, −[O X]×, O H̄_α]
-        const DeformableSide& point = ws.active_sides[i][side];
+        const MeshSide& point = ws.active_sides[i][side];
         H.block<3, 3>(3 * i, 0) = sigma * Ct;
         H.block<3, 3>(3 * i, 3) = -sigma * Ct * skew(O * point.X_B);
         Eigen::MatrixXd Hbar = Eigen::MatrixXd::Zero(3, n);
@@ -181,13 +181,13 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
 
 TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
   io::Scene scene = test::stone_scene(1e-4, 1e-4, 0.3);
-  test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(6, 6, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "table", BodyKind::Fixed, Vec3(6, 6, 0.2), Vec3(0, 0, -0.1));
   add_ffr_box(scene, "left", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, 2.0 / 3, 1));
   add_ffr_box(scene, "right", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, -2.0 / 3, 1));
   add_ffr_box(scene, "upper", Vec3(0.8, 1, 2), {4, 4, 8}, Vec3(0, 0, 3));
   test::Simulation sim(scene);
-  DeformableContacts contacts;
-  detect_deformable_contacts(sim.model, sim.state, sim.model.step.alert_distance, contacts);
+  MeshContacts contacts;
+  detect_mesh_contacts(sim.model, sim.state, sim.model.step.alert_distance, contacts);
   // §4.2: "70 contact points in total, 10 between each of the lower solids and the upper one,
   // and 25 between each of the lower solids and the rigid surface"
   std::map<std::pair<int, int>, int> per_pair;

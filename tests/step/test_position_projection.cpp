@@ -24,8 +24,8 @@ constexpr double kG = 9.81;
 test::Simulation sphere_drop(bool projection) {
   io::Scene scene = test::make_scene(1e-3, 1.5, 1000.0, 0.3, 0.0);
   scene.projection = projection;
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
-  test::add_sphere(scene, "ball", io::BodyModel::Rigid, 0.1, Vec3(0, 0, 1.1));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
+  test::add_sphere(scene, "ball", BodyKind::Rigid, 0.1, Vec3(0, 0, 1.1));
   return test::Simulation(scene);
 }
 
@@ -82,12 +82,12 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   scene.solver.type = "nlgs";
   scene.solver.tolerance = 1e-6;
   scene.solver.max_iterations = 300;
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(1.2, 1.2, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(1.2, 1.2, 0.2), Vec3(0, 0, -0.1));
   for (int side = 0; side < 4; ++side) {
     const double sign = side % 2 == 0 ? 1 : -1;
     const Vec3 size = side < 2 ? Vec3(0.2, 1.2, 1.2) : Vec3(1.2, 0.2, 1.2);
     const Vec3 centre = side < 2 ? Vec3(sign * 0.47, 0, 0.6) : Vec3(0, sign * 0.47, 0.6);
-    test::add_box(scene, "wall" + std::to_string(side), io::BodyModel::Fixed, size, centre);
+    test::add_box(scene, "wall" + std::to_string(side), BodyKind::Fixed, size, centre);
   }
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> jitter(-0.005, 0.005);
@@ -98,7 +98,7 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
         const double radius = 0.05 + jitter(rng);
         smallest_diameter = std::min(smallest_diameter, 2 * radius);
         test::add_sphere(scene, "grain" + std::to_string(i) + std::to_string(j) + std::to_string(k),
-                         io::BodyModel::Rigid, radius,
+                         BodyKind::Rigid, radius,
                          Vec3(0.12 * (i - 2.5) + jitter(rng), 0.12 * (j - 2.5) + jitter(rng), 0.06 + 0.12 * k));
       }
   test::Simulation sim(scene);
@@ -132,8 +132,8 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
 TEST(PositionProjection, FastSphereIsStoppedByAThinPlateInTheStepItWouldPassThrough) {
   io::Scene scene = test::make_scene(1e-3, 0.02, 1000.0, 0.3, 0.0);
   scene.gravity = Vec3::Zero();
-  test::add_box(scene, "plate", io::BodyModel::Fixed, Vec3(1, 1, 0.01), Vec3::Zero());
-  test::add_sphere(scene, "ball", io::BodyModel::Rigid, 0.01, Vec3(0, 0, 0.025)).velocity = Vec3(0, 0, -50);
+  test::add_box(scene, "plate", BodyKind::Fixed, Vec3(1, 1, 0.01), Vec3::Zero());
+  test::add_sphere(scene, "ball", BodyKind::Rigid, 0.01, Vec3(0, 0, 0.025)).velocity = Vec3(0, 0, -50);
   test::Simulation sim(scene);
   ASSERT_EQ(sim.advance().status, StepStatus::Ok);
   EXPECT_EQ(sim.workspace.active.size(), 1u);  // caught in the first step
@@ -147,8 +147,8 @@ TEST(PositionProjection, FastSpheresMeetingHeadOnDoNotPassThroughEachOther) {
   // 50 m/s each way, 1 cm apart: the relative travel of a step (10 cm) is five diameters
   io::Scene scene = test::make_scene(1e-3, 0.02, 1000.0, 0.3, 0.0);
   scene.gravity = Vec3::Zero();
-  test::add_sphere(scene, "left", io::BodyModel::Rigid, 0.01, Vec3(-0.015, 0, 0)).velocity = Vec3(50, 0, 0);
-  test::add_sphere(scene, "right", io::BodyModel::Rigid, 0.01, Vec3(0.015, 0, 0)).velocity = Vec3(-50, 0, 0);
+  test::add_sphere(scene, "left", BodyKind::Rigid, 0.01, Vec3(-0.015, 0, 0)).velocity = Vec3(50, 0, 0);
+  test::add_sphere(scene, "right", BodyKind::Rigid, 0.01, Vec3(0.015, 0, 0)).velocity = Vec3(-50, 0, 0);
   test::Simulation sim(scene);
   while (sim.state.step < sim.model.n_steps) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
   // e = 0 and equal masses: both stop, touching, at x = ∓0.01

@@ -19,7 +19,7 @@ TEST(RigidMotion, TorqueFreeAsymmetricBodyConservesMomentumAndFlips) {
   // box 1 × 2 × 3: principal moments 13, 10, 5 (× m/12); y is the intermediate axis
   io::Scene scene = test::make_scene(1e-3, 10.0, 1000.0, 0.5, 0.0);
   scene.gravity = Vec3::Zero();
-  io::Body& body = test::add_box(scene, "top", io::BodyModel::Rigid, Vec3(1, 2, 3), Vec3::Zero());
+  io::Body& body = test::add_box(scene, "top", BodyKind::Rigid, Vec3(1, 2, 3), Vec3::Zero());
   body.angular_velocity = 2.0 * Vec3(0.01, 1.0, 0.01).normalized();  // |ω| = 2 rad/s
   scene.theta = 0.5;
   test::Simulation sim(scene);
@@ -51,7 +51,7 @@ TEST(RigidMotion, TorqueFreeAsymmetricBodyConservesMomentumAndFlips) {
 
 TEST(RigidMotion, FreeFallIsExactWithTheTrapezoidalRule) {
   io::Scene scene = test::make_scene(1e-2, 1.0, 1000.0, 0.5, 0.0);
-  io::Body& body = test::add_sphere(scene, "ball", io::BodyModel::Rigid, 0.1, Vec3(0, 0, 10));
+  io::Body& body = test::add_sphere(scene, "ball", BodyKind::Rigid, 0.1, Vec3(0, 0, 10));
   body.velocity = Vec3(1, 0, 2);
   test::Simulation sim(scene);
   for (int n = 0; n < 100; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);

@@ -53,8 +53,8 @@ io::Scene incline() {
   scene.solver.tolerance = 1e-8;
   scene.solver.max_iterations = 20000;
   const Quat tilt(Eigen::AngleAxisd(std::numbers::pi / 6, Vec3::UnitY()));
-  test::add_box(scene, "slope", io::BodyModel::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
-  test::add_box(scene, "block", io::BodyModel::Rigid, Vec3(1, 1, 1), tilt * Vec3(0, 0, 1.0), tilt);
+  test::add_box(scene, "slope", BodyKind::Fixed, Vec3(20, 4, 1), Vec3::Zero(), tilt);
+  test::add_box(scene, "block", BodyKind::Rigid, Vec3(1, 1, 1), tilt * Vec3(0, 0, 1.0), tilt);
   return scene;
 }
 
@@ -74,9 +74,9 @@ TEST(SolverChoice, StackOfTenBoxesStaysAtRestWithCorrectedCcpAndAuto) {
   io::Scene scene = test::make_scene(1e-3, 0.5, 1000.0, 0.5, 0.0);
   scene.solver.tolerance = 1e-8;
   scene.solver.max_iterations = 20000;
-  test::add_box(scene, "ground", io::BodyModel::Fixed, Vec3(10, 10, 1), Vec3(0, 0, -0.5));
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(10, 10, 1), Vec3(0, 0, -0.5));
   for (int k = 0; k < 10; ++k)
-    test::add_box(scene, "box" + std::to_string(k), io::BodyModel::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 0.5 + k));
+    test::add_box(scene, "box" + std::to_string(k), BodyKind::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 0.5 + k));
   const auto nlgs = trajectory(with_solver(scene, "nlgs"));
   const auto ccp = trajectory(with_solver(scene, "ccp"));
   const auto automatic = trajectory(with_solver(scene, "auto"));

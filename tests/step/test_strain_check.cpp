@@ -43,8 +43,8 @@ TEST(StrainCheck, LargestPrincipalStrainOfHomogeneousFields) {
 
 TEST(StrainCheck, LargestSmallStrainNamesTheBody) {
   io::Scene scene = test::stone_scene(1e-3, 0.01, 0.0);
-  test::add_box(scene, "rigid", io::BodyModel::Rigid, Vec3(1, 1, 1), Vec3(5, 0, 0));
-  test::add_box(scene, "block", io::BodyModel::Linear, Vec3(1, 1, 1), Vec3::Zero()).elements = std::array{1, 1, 1};
+  test::add_box(scene, "rigid", BodyKind::Rigid, Vec3(1, 1, 1), Vec3(5, 0, 0));
+  test::add_box(scene, "block", BodyKind::Linear, Vec3(1, 1, 1), Vec3::Zero()).elements = std::array{1, 1, 1};
   test::Simulation sim(scene);
   const ffr::Mesh& mesh = sim.model.tl_bodies[0].fe.mesh;
   sim.state.tl_psi[0] = displacements(mesh, [](const Vec3& X) { return Vec3(0, 0, -0.03 * X.z()); });

@@ -18,7 +18,7 @@ namespace {
 constexpr double kG = 9.81;
 
 // §4.1: the cuboid 1 × 1 × 2 (4 × 4 × 8 hexahedra) launched with v_C = (1, 0, 0), ω = (0, ω, 0)
-test::Simulation free_cuboid(io::BodyModel model, double omega, double duration) {
+test::Simulation free_cuboid(BodyKind model, double omega, double duration) {
   io::Scene scene = test::stone_scene(1e-4, duration, 0.0);
   scene.gravity = Vec3::Zero();
   io::Body& body = test::add_box(scene, "cuboid", model, Vec3(1, 1, 2), Vec3::Zero());
@@ -38,7 +38,7 @@ class FreeTlCuboid : public testing::TestWithParam<double> {};
 // from (1 + ω) t by 2.6e-3), at ω = 4π, 0.1 s (a fifth of a turn; they differ by 0.31).
 TEST_P(FreeTlCuboid, TopPointFollowsTheRigidTrajectory) {
   const double omega = GetParam();
-  test::Simulation sim = free_cuboid(io::BodyModel::Tl, omega, omega > 1 ? 0.1 : 0.25);
+  test::Simulation sim = free_cuboid(BodyKind::Tl, omega, omega > 1 ? 0.1 : 0.25);
   sim.model.step.inner_tolerance = 1e-7;  // the paper's tolerance for the nonlinear solvers (§4.1)
   // the paper's "excellent match", as the issue states it: 1e-3. What remains is the
   // centrifugal stretch ρ ω² L² / E ≈ 1e-5 m at ω = 4π, the axial vibration it excites (of
@@ -56,7 +56,7 @@ class FreeLinearCuboid : public testing::TestWithParam<double> {};
 
 TEST_P(FreeLinearCuboid, TopPointDepartsFromTheRigidTrajectory) {
   const double omega = GetParam();
-  test::Simulation sim = free_cuboid(io::BodyModel::Linear, omega, 1.0);
+  test::Simulation sim = free_cuboid(BodyKind::Linear, omega, 1.0);
   EXPECT_GT(test::worst_rotating_probe_deviation(sim, omega), 0.1);
 }
 
@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Paper41, FreeLinearCuboid, testing::Values(1.0, 4 * std
 
 TEST(TlDynamics, FreeBodyConservesLinearAndAngularMomentum) {
   // a tilted spin (all three components of ω) makes the rotation three-dimensional
-  test::Simulation sim = free_cuboid(io::BodyModel::Tl, 4 * std::numbers::pi, 0.05);
+  test::Simulation sim = free_cuboid(BodyKind::Tl, 4 * std::numbers::pi, 0.05);
   sim.state.tl_lambda[0].setZero();
   const ffr::TlBody& body = sim.model.tl_bodies[0];
   const Vec3 v(1, 0.5, -0.2), w(3, 12, -2);
@@ -86,11 +86,11 @@ TEST(TlDynamics, FreeBodyConservesLinearAndAngularMomentum) {
 }
 
 TEST(TlDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
-  for (const io::BodyModel model : {io::BodyModel::Tl, io::BodyModel::Linear}) {
+  for (const BodyKind model : {BodyKind::Tl, BodyKind::Linear}) {
     io::Scene scene = test::stone_scene(1e-4, 0.04, 0.0);
     scene.gravity = Vec3(0, 0, -kG);
     scene.materials["stone"].damping_stiffness = 1e-4;  // the paper's damping, ζ ≈ 0.15 on the axial mode
-    test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+    test::add_box(scene, "table", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
     test::add_box(scene, "block", model, Vec3(1, 1, 2), Vec3(0, 0, 1)).elements = std::array<int, 3>{4, 4, 8};
     test::Simulation sim(scene);
     for (long n = 0; n < sim.model.n_steps; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
@@ -101,9 +101,9 @@ TEST(TlDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
     // the issue's bound, 5 %: a prism under its own weight on a frictionless base is in
     // uniaxial stress σ_zz = −ρ g (H − z), whose shortening is ρ g H² / (2E); the trilinear
     // mesh and the residual axial vibration (damped by ζ ≈ 0.15 over 19 periods) stay well inside
-    EXPECT_NEAR(shortening, expected, 0.05 * expected) << io::to_string(model);
+    EXPECT_NEAR(shortening, expected, 0.05 * expected) << to_string(model);
     // and it rests: its bottom face stays on the table within the shortening's order
-    EXPECT_NEAR(bottom, 0.0, 0.05 * expected) << io::to_string(model);
+    EXPECT_NEAR(bottom, 0.0, 0.05 * expected) << to_string(model);
   }
 }
 
@@ -115,11 +115,11 @@ TEST(TlDynamics, DelassusOperatorEqualsTheDenseProduct) {
   io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
   scene.gravity = Vec3(0, 0, -kG);
   scene.materials["stone"].damping_stiffness = 1e-4;
-  test::add_box(scene, "table", io::BodyModel::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
-  test::add_box(scene, "block", io::BodyModel::Tl, Vec3(1, 1, 1), Vec3(0, 0, 0.5),
+  test::add_box(scene, "table", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "block", BodyKind::Tl, Vec3(1, 1, 1), Vec3(0, 0, 0.5),
                 Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())))
       .elements = std::array<int, 3>{2, 2, 2};
-  test::add_box(scene, "cap", io::BodyModel::Rigid, Vec3(0.6, 0.6, 0.2), Vec3(0.1, 0, 1.1));
+  test::add_box(scene, "cap", BodyKind::Rigid, Vec3(0.6, 0.6, 0.2), Vec3(0.1, 0, 1.1));
   scene.bodies[1].angular_velocity = Vec3(0, 0, 0.5);
   test::Simulation sim(scene);
   const State start = sim.state;
@@ -163,7 +163,7 @@ TEST(TlDynamics, DelassusOperatorEqualsTheDenseProduct) {
       const int b = side == 0 ? c.a : c.b;
       const double sigma = side == 0 ? -1 : 1;
       if (b == 1) {  // σ C_αᵀ R(q₀) N_α
-        const DeformableSide& point = ws.active_sides[i][side];
+        const MeshSide& point = ws.active_sides[i][side];
         for (int j = 0; j < 3; ++j)
           if (point.nodes[j] >= 0)
             H.block<3, 3>(3 * i, 3 * point.nodes[j]) += sigma * point.weights[j] * c.R_WC.transpose() * R0;

@@ -1,4 +1,4 @@
-#include "nscd/step/deformable_contacts.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 
 #include "contact/surface_projection.hpp"
 
@@ -31,14 +31,14 @@ struct SlavePoint {
   int index = 0;
   Vec3 p_W = Vec3::Zero();
   double radius = 0;
-  DeformableSide side;
+  MeshSide side;
 };
 
 // one contact before it is oriented from a to b
 struct Candidate {
   SlavePoint slave;
   contact::SurfaceProjection projection;  // world frame
-  DeformableSide master_side;
+  MeshSide master_side;
 };
 
 // the master's boundary triangles whose bounding box, inflated by `reach`, meets the box lo–hi
@@ -73,7 +73,7 @@ std::optional<contact::SurfaceProjection> project(const Master& master, std::spa
 std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, const std::vector<Vec3>* nodes_W) {
   std::vector<SlavePoint> points;
   const BodyModel& body = m.bodies[b];
-  if (is_deformable(body.kind)) {
+  if (has_mesh(body.kind)) {
     const ffr::FfrBody& f = finite_element_body(m, b);
     for (const int k : f.surface.nodes) {
       SlavePoint p;
@@ -130,7 +130,7 @@ std::vector<Candidate> project_all(const std::vector<SlavePoint>& slaves, const 
 }
 
 // appends the candidates of slave body `slave` on master body `master` as contact points
-void append(const std::vector<Candidate>& candidates, int slave, int master, DeformableContacts& out) {
+void append(const std::vector<Candidate>& candidates, int slave, int master, MeshContacts& out) {
   const bool slave_is_b = slave > master;
   for (const Candidate& c : candidates) {
     const Vec3& n = c.projection.normal;  // outward from the master
@@ -142,7 +142,7 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Def
     point.gap = c.projection.distance - c.slave.radius;
     point.feature = (static_cast<std::uint64_t>(slave_is_b) << 32) | static_cast<std::uint32_t>(c.slave.index);
     out.points.push_back(point);
-    std::array<DeformableSide, 2> sides;
+    std::array<MeshSide, 2> sides;
     sides[slave_is_b ? 1 : 0] = c.slave.side;
     sides[slave_is_b ? 0 : 1] = c.master_side;
     out.sides.push_back(sides);
@@ -153,13 +153,13 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Def
 
 const ffr::FfrBody& finite_element_body(const Model& m, int b) {
   const BodyModel& body = m.bodies[b];
-  return body.kind == BodyKind::Ffr ? m.ffr_bodies[body.deformable] : m.tl_bodies[body.nodal].fe;
+  return body.kind == BodyKind::Ffr ? m.ffr_bodies[body.ffr_index] : m.tl_bodies[body.tl_index].fe;
 }
 
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
   const BodyModel& body = m.bodies[b];
-  if (body.kind == BodyKind::Ffr) deformed_nodes(m.ffr_bodies[body.deformable], s.x[b], s.q[b], s.psi[body.deformable], out);
-  else deformed_nodes(m.tl_bodies[body.nodal].fe, body.x0, body.q0, s.tl_psi[body.nodal], out);
+  if (body.kind == BodyKind::Ffr) deformed_nodes(m.ffr_bodies[body.ffr_index], s.x[b], s.q[b], s.psi[body.ffr_index], out);
+  else deformed_nodes(m.tl_bodies[body.tl_index].fe, body.x0, body.q0, s.tl_psi[body.tl_index], out);
 }
 
 void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
@@ -169,12 +169,12 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
   for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
 }
 
-void detect_deformable_contacts(const Model& m, const State& s, double alert_distance, DeformableContacts& out) {
+void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
   out.points.clear();
   out.sides.clear();
   std::vector<std::vector<Vec3>> nodes_W(m.nb());
   for (int b = 0; b < m.nb(); ++b)
-    if (is_deformable(m.bodies[b].kind)) deformed_nodes(m, s, b, nodes_W[b]);
+    if (has_mesh(m.bodies[b].kind)) deformed_nodes(m, s, b, nodes_W[b]);
   auto master_of = [&](int b) {
     Master master;
     master.body = b;
@@ -183,11 +183,11 @@ void detect_deformable_contacts(const Model& m, const State& s, double alert_dis
     std::span<const Vec3> points;
     std::vector<Vec3> current;  // TL, linear: the nodes X + ψ in the fixed frame (x₀, q₀)
     if (m.bodies[b].kind == BodyKind::Ffr) {
-      master.ffr = &m.ffr_bodies[m.bodies[b].deformable];
+      master.ffr = &m.ffr_bodies[m.bodies[b].ffr_index];
       master.nodes_W = &nodes_W[b];
       points = master.ffr->mesh.nodes;
     } else if (is_nodal(m.bodies[b].kind)) {
-      master.ffr = &m.tl_bodies[m.bodies[b].nodal].fe;
+      master.ffr = &m.tl_bodies[m.bodies[b].tl_index].fe;
       master.nodes_W = &nodes_W[b];
       master.x = m.bodies[b].x0;
       master.q = m.bodies[b].q0;
@@ -209,14 +209,14 @@ void detect_deformable_contacts(const Model& m, const State& s, double alert_dis
     }
     return master;
   };
-  auto nodes_of = [&](int b) { return is_deformable(m.bodies[b].kind) ? &nodes_W[b] : nullptr; };
+  auto nodes_of = [&](int b) { return has_mesh(m.bodies[b].kind) ? &nodes_W[b] : nullptr; };
 
   // every pair with an FE body f, once
   for (int f = 0; f < m.nb(); ++f)
-    for (int other = 0; other < m.nb() && is_deformable(m.bodies[f].kind); ++other) {
-      if (other == f || (is_deformable(m.bodies[other].kind) && other < f)) continue;
+    for (int other = 0; other < m.nb() && has_mesh(m.bodies[f].kind); ++other) {
+      if (other == f || (has_mesh(m.bodies[other].kind) && other < f)) continue;
       const int a = std::min(f, other), b = std::max(f, other);
-      const bool ffr_a = is_deformable(m.bodies[a].kind), ffr_b = is_deformable(m.bodies[b].kind);
+      const bool ffr_a = has_mesh(m.bodies[a].kind), ffr_b = has_mesh(m.bodies[b].kind);
       const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
       if ((s.x[a] - s.x[b]).norm() > reach + alert_distance) continue;
       const bool sphere_a = std::holds_alternative<contact::Sphere>(m.shapes[a]) && !ffr_a;
@@ -240,7 +240,7 @@ void detect_deformable_contacts(const Model& m, const State& s, double alert_dis
     const contact::ContactPoint &x = out.points[i], &y = out.points[j];
     return std::tie(x.a, x.b, x.feature) < std::tie(y.a, y.b, y.feature);
   });
-  DeformableContacts sorted;
+  MeshContacts sorted;
   for (const int i : order) {
     sorted.points.push_back(out.points[i]);
     sorted.sides.push_back(out.sides[i]);

@@ -1,4 +1,4 @@
-#include "nscd/step/model.hpp"
+#include "nscd/step/body_kind.hpp"
 
 namespace nscd {
 

@@ -30,17 +30,17 @@ namespace nscd {
 
 /// The material point of a contact on an FFR body: mesh nodes, interpolation weights, and its
 /// reference position X_B = Σ w_k X_k in the body frame. Sides on other bodies have no nodes.
-struct DeformableSide {
+struct MeshSide {
   std::array<int, 3> nodes = {-1, -1, -1};
   Vec3 weights = Vec3::Zero();
   Vec3 X_B = Vec3::Zero();
-  bool deformable() const { return nodes[0] >= 0; }
+  bool on_mesh() const { return nodes[0] >= 0; }
 };
 
 /// Contacts of pairs with an FFR body and, aligned, the material points of their two sides.
-struct DeformableContacts {
+struct MeshContacts {
   std::vector<contact::ContactPoint> points;
-  std::vector<std::array<DeformableSide, 2>> sides;
+  std::vector<std::array<MeshSide, 2>> sides;
 };
 
 /// World positions x + O (X_k + ψ_k) of an FFR body's nodes.
@@ -55,6 +55,6 @@ const ffr::FfrBody& finite_element_body(const Model& m, int b);
 
 /// Every node-to-surface contact with gap ≤ alert_distance [m] between an FE body and any
 /// other body (pairs of two non-moving bodies never involve an FE body).
-void detect_deformable_contacts(const Model& m, const State& s, double alert_distance, DeformableContacts& out);
+void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out);
 
 }  // namespace nscd
