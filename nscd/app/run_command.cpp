@@ -149,13 +149,13 @@ void write_checkpoint_now(RunFiles& f, const State& s, long non_converged) {
 
 // the step's contact problem and solution, replayable with `nscd solve` (a step without
 // contacts has no problem: FCLIB cannot store an empty one)
-void dump_problem(RunFiles& f, const io::Scene& scene, const State& s, const StepWorkspace& ws) {
-  if (!scene.solver.dump_every || s.step % *scene.solver.dump_every != 0 || ws.problem.nc() == 0) return;
+void dump_problem(RunFiles& f, const io::Scene& scene, const State& s, const StepContacts& contacts) {
+  if (!scene.solver.dump_every || s.step % *scene.solver.dump_every != 0 || contacts.problem.nc() == 0) return;
   ScopedTimer timer(&f.seconds);
   // with the body form when the step had one (rigid bodies, solver auto): a global problem
-  const bool global = ws.coupling.H.rows() == ws.problem.q.size();
-  io::write_fclib_solution(f.dir / fmt::format("problem_{:06d}.hdf5", s.step), ws.problem, ws.result.r, ws.result.u,
-                           global ? &ws.coupling : nullptr);
+  io::write_fclib_solution(f.dir / fmt::format("problem_{:06d}.hdf5", s.step), contacts.problem,
+                           contacts.solution.r, contacts.solution.u,
+                           contacts.has_body_form() ? &contacts.body_form : nullptr);
 }
 
 // what the steps report beyond their history: events counted, each warned about once
@@ -238,9 +238,9 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
                               report.inner_iterations, solvers::to_string(report.solver_stage),
                               report.solver_factorizations,
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
-    dump_problem(files, scene, s, ws);
+    dump_problem(files, scene, s, ws.contacts);
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
-      write_frame(files, s, io::contact_frame(m, ws));
+      write_frame(files, s, io::contact_frame(m, ws.contacts));
       last_output = s.step;
       warn_large_strain_once(diagnostics, m, s);
     }

@@ -52,8 +52,8 @@ int validate_command(const std::filesystem::path& scene_file) {
   detection_input(m, s, poses, movable);
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
-  MeshContacts deformable;
-  detect_mesh_contacts(m, s, m.step.alert_distance, deformable);
+  MeshContacts on_meshes;
+  detect_mesh_contacts(m, s, m.step.alert_distance, on_meshes);
 
   std::printf("%s: valid scene \"%s\"\n", scene_file.string().c_str(), m.name.c_str());
   std::printf("  bodies: %d (", m.nb());
@@ -64,7 +64,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   }
   std::printf(")\n  degrees of freedom: %ld\n", dofs);
   std::printf("  contacts at t = 0 (alert distance %.3g m): %zu\n", m.step.alert_distance,
-              contacts.size() + deformable.points.size());
+              contacts.size() + on_meshes.size());
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
   std::printf("  solver: %s, tolerance %g, at most %d iterations", scene.solver.type.c_str(),

@@ -109,13 +109,13 @@ BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   return frame;
 }
 
-ContactFrame contact_frame(const Model& m, const StepWorkspace& ws) {
+ContactFrame contact_frame(const Model& m, const StepContacts& contacts) {
   ContactFrame frame;
   const double h = m.step.h;
-  for (std::size_t i = 0; i < ws.active.size(); ++i) {
-    const contact::ContactPoint& c = ws.active[i];
-    const Eigen::Vector3d r = ws.result.r.segment<3>(3 * static_cast<Eigen::Index>(i));
-    const double mu = ws.problem.mu[static_cast<Eigen::Index>(i)];
+  for (int i = 0; i < contacts.active.size(); ++i) {
+    const contact::ContactPoint& c = contacts.active[i].point;
+    const Eigen::Vector3d r = contacts.solution.r.segment<3>(3 * static_cast<Eigen::Index>(i));
+    const double mu = contacts.problem.mu[i];
     const double r_t = r.tail<2>().norm();
     frame.points.push_back(c.p_W);
     frame.normal.push_back(c.R_WC.col(0));

@@ -13,7 +13,7 @@
 #include "nscd/io/frame.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
-#include "nscd/step/stepper.hpp"
+#include "nscd/step/active_contacts.hpp"
 
 #include <vector>
 
@@ -22,8 +22,8 @@ namespace nscd::io {
 /// The bodies whose kind is (fixed_only ? Fixed : not Fixed) as one polygon mesh.
 BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
 
-/// The active contacts of the last step.
-ContactFrame contact_frame(const Model& m, const StepWorkspace& ws);
+/// The active contacts of a step, with their forces r / h.
+ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
 
 /// One row per body for bodies.csv.
 std::vector<BodyRow> body_rows(const Model& m, const State& s);

@@ -92,7 +92,7 @@ Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::Vec
   return OtC.transpose() * v;
 }
 
-Mat3 deformable_block(const MeshPoint& p, const MeshPoint& q) {
+Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);

@@ -101,7 +101,7 @@ Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::Vec
                          const Vec3& mean_lambda);
 
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
-Mat3 deformable_block(const MeshPoint& p, const MeshPoint& q);
+Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
 Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,

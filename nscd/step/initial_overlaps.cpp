@@ -16,9 +16,9 @@ void check_initial_overlaps(const Model& m, const State& s, const std::string& f
   std::vector<contact::ContactPoint> contacts;
   contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
   if (m.has_meshes()) {
-    MeshContacts deformable;
-    detect_mesh_contacts(m, s, m.step.alert_distance, deformable);
-    contacts.insert(contacts.end(), deformable.points.begin(), deformable.points.end());
+    MeshContacts on_meshes;
+    detect_mesh_contacts(m, s, m.step.alert_distance, on_meshes);
+    for (const MeshContact& c : on_meshes) contacts.push_back(c.point);
   }
   // eq. (1); the deepest overlap relative to its tolerance is reported
   const contact::ContactPoint* worst = nullptr;

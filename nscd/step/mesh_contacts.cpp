@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -141,11 +140,10 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
     point.R_WC = orthonormal_frame(slave_is_b ? n : Vec3(-n));
     point.gap = c.projection.distance - c.slave.radius;
     point.feature = (static_cast<std::uint64_t>(slave_is_b) << 32) | static_cast<std::uint32_t>(c.slave.index);
-    out.points.push_back(point);
     std::array<MeshSide, 2> sides;
     sides[slave_is_b ? 1 : 0] = c.slave.side;
     sides[slave_is_b ? 0 : 1] = c.master_side;
-    out.sides.push_back(sides);
+    out.push_back({point, sides});
   }
 }
 
@@ -170,8 +168,7 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
 }
 
 void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
-  out.points.clear();
-  out.sides.clear();
+  out.clear();
   std::vector<std::vector<Vec3>> nodes_W(m.nb());
   for (int b = 0; b < m.nb(); ++b)
     if (has_mesh(m.bodies[b].kind)) deformed_nodes(m, s, b, nodes_W[b]);
@@ -234,18 +231,9 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
     }
 
   // sort by (a, b, feature)
-  std::vector<int> order(out.points.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int i, int j) {
-    const contact::ContactPoint &x = out.points[i], &y = out.points[j];
-    return std::tie(x.a, x.b, x.feature) < std::tie(y.a, y.b, y.feature);
+  std::stable_sort(out.begin(), out.end(), [](const MeshContact& x, const MeshContact& y) {
+    return std::tie(x.point.a, x.point.b, x.point.feature) < std::tie(y.point.a, y.point.b, y.point.feature);
   });
-  MeshContacts sorted;
-  for (const int i : order) {
-    sorted.points.push_back(out.points[i]);
-    sorted.sides.push_back(out.sides[i]);
-  }
-  out = std::move(sorted);
 }
 
 }  // namespace nscd

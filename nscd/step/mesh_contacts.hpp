@@ -37,11 +37,14 @@ struct MeshSide {
   bool on_mesh() const { return nodes[0] >= 0; }
 };
 
-/// Contacts of pairs with an FFR body and, aligned, the material points of their two sides.
-struct MeshContacts {
-  std::vector<contact::ContactPoint> points;
-  std::vector<std::array<MeshSide, 2>> sides;
+/// A contact of a pair with an FE body, and the material points of its two sides (a side on a
+/// rigid, fixed or driven body has none).
+struct MeshContact {
+  contact::ContactPoint point;
+  std::array<MeshSide, 2> sides;
 };
+
+using MeshContacts = std::vector<MeshContact>;
 
 /// World positions x + O (X_k + ψ_k) of an FFR body's nodes.
 void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,

@@ -44,40 +44,44 @@ void compute_free_motion(const Model& m, const State& s, StepWorkspace& ws) {
   ws.free.resize(m.nb());
   tbb::parallel_for(0, m.nb(), [&](int b) {
     const BodyModel& body = m.bodies[b];
-    if (body.kind == BodyKind::Rigid) {
-      ws.free[b] = free_motion(body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b], m.step.gravity, h,
-                               m.step.theta);
-    } else if (is_nodal(body.kind)) {
-      ws.free[b] = FreeMotion{};  // no rigid degrees of freedom: G = 0 at their contacts
-    } else if (body.kind != BodyKind::Ffr) {
-      ws.free[b] = FreeMotion{};
-      prescribed_velocity(body, s.t + h, ws.free[b].v, ws.free[b].w);
+    switch (body.kind) {
+      case BodyKind::Rigid:
+        ws.free[b] = free_motion(body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b], m.step.gravity, h,
+                                 m.step.theta);
+        break;
+      case BodyKind::Ffr:  // begin_ffr_step below
+        break;
+      case BodyKind::Tl:
+      case BodyKind::Linear:  // no rigid degrees of freedom: G = 0 at their contacts
+        ws.free[b] = FreeMotion{};
+        break;
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        ws.free[b] = FreeMotion{};
+        prescribed_velocity(body, s.t + h, ws.free[b].v, ws.free[b].w);
+        break;
     }
   });
   if (m.has_meshes()) begin_ffr_step(m, s, ws.ffr, ws.free);
   if (!m.tl_bodies.empty()) begin_tl_step(m, s, ws.tl);
 }
 
-// the node-to-surface contacts merged into the detected ones, both sorted by (a, b, feature)
-void merge_mesh_contacts(StepWorkspace& ws) {
-  const MeshContacts& extra = ws.mesh_detected;
-  std::vector<contact::ContactPoint> merged;
-  std::vector<std::array<MeshSide, 2>> sides;
-  merged.reserve(ws.detected.size() + extra.points.size());
-  sides.reserve(merged.capacity());
+// calls visit(point, sides) for the detected contacts between shapes and node to surface, in
+// the order of (a, b, feature); sides on rigid, fixed and driven bodies have no material point
+template <class Visit>
+void for_each_detected(const StepWorkspace& ws, Visit&& visit) {
+  const std::array<MeshSide, 2> no_mesh{};
   auto key = [](const contact::ContactPoint& c) { return std::tie(c.a, c.b, c.feature); };
   std::size_t i = 0, j = 0;
-  while (i < ws.detected.size() || j < extra.points.size()) {
-    if (j == extra.points.size() || (i < ws.detected.size() && key(ws.detected[i]) < key(extra.points[j]))) {
-      merged.push_back(ws.detected[i++]);
-      sides.emplace_back();
+  while (i < ws.detected.size() || j < ws.mesh_detected.size()) {
+    if (j == ws.mesh_detected.size() ||
+        (i < ws.detected.size() && key(ws.detected[i]) < key(ws.mesh_detected[j].point))) {
+      visit(ws.detected[i++], no_mesh);
     } else {
-      merged.push_back(extra.points[j]);
-      sides.push_back(extra.sides[j++]);
+      visit(ws.mesh_detected[j].point, ws.mesh_detected[j].sides);
+      ++j;
     }
   }
-  ws.detected = std::move(merged);
-  ws.detected_sides = std::move(sides);
 }
 
 // largest distance a point of any body can travel in one step [m]
@@ -91,74 +95,120 @@ double travel_bound(const Model& m, const State& s, const StepWorkspace& ws) {
   return bound;
 }
 
-// lever arm of side `side` of contact c: p − x, or O_{i+1} X_α on an FFR body
+// lever arm of side `side` of contact c: O_{i+1} X_α on an FFR body, else p − x
 Vec3 lever_arm(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-               const std::array<MeshSide, 2>* sides, int side) {
+               const std::array<MeshSide, 2>& sides, int side) {
   const int b = side == 0 ? c.a : c.b;
-  if (sides != nullptr && (*sides)[side].on_mesh() && m.bodies[b].kind == BodyKind::Ffr)
-    return ws.ffr[m.bodies[b].ffr_index].rotation.O * (*sides)[side].X_B;
+  switch (m.bodies[b].kind) {
+    case BodyKind::Ffr:
+      return ws.ffr[m.bodies[b].ffr_index].rotation.O * sides[side].X_B;
+    case BodyKind::Rigid:
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
   return c.p_W - s.x[b];
 }
 
 // eqs. (2)–(3) of contact_jacobian.hpp for contact c at the current rotations (J.point kept)
 void linearize(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-               const std::array<MeshSide, 2>* sides, ContactJacobian& J) {
+               const std::array<MeshSide, 2>& sides, ContactJacobian& J) {
   fill_jacobian(c, lever_arm(m, s, ws, c, sides, 0), lever_arm(m, s, ws, c, sides, 1), J);
   for (int side = 0; side < 2; ++side) {
     const int b = J.body[side];
     J.movable[side] = ws.movable[b] != 0;
-    if (is_nodal(m.bodies[b].kind)) J.G[side].setZero();  // nodal unknowns only: W from eq. (6) alone
-    if (!J.movable[side] || is_nodal(m.bodies[b].kind)) {
-      J.Y[side].setZero();
-      continue;
+    switch (m.bodies[b].kind) {
+      case BodyKind::Rigid:
+      case BodyKind::Ffr:
+        // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
+        J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
+        J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
+        break;
+      case BodyKind::Tl:
+      case BodyKind::Linear:  // nodal unknowns only: W from eq. (6) alone
+        J.G[side].setZero();
+        J.Y[side].setZero();
+        break;
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        J.Y[side].setZero();
+        break;
     }
-    // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
-    J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
-    J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
   }
 }
 
-// contact_jacobian.hpp eq. (5) summed over the deformable sides: at the start of the step
+// contact_jacobian.hpp eq. (5) summed over the sides on a mesh: at the start of the step
 // (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
 Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
                           const std::array<MeshSide, 2>& sides, bool at_end) {
   Vec3 u = Vec3::Zero();
   for (int side = 0; side < 2; ++side) {
-    if (!sides[side].on_mesh()) continue;
     const int b = side == 0 ? c.a : c.b;
-    const int d = m.bodies[b].ffr_index;
+    const BodyModel& body = m.bodies[b];
     const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-    if (const int n = m.bodies[b].tl_index; n >= 0) {
-      u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
-                               at_end ? ws.tl[n].lambda_free : s.tl_lambda[n], Vec3::Zero());
-      continue;
+    switch (body.kind) {
+      case BodyKind::Ffr: {
+        const FfrStepData& data = ws.ffr[body.ffr_index];
+        const Mat3& O = at_end ? data.rotation.O : data.O_i;
+        u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
+                    : deformable_velocity(sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
+                                          data.mean_lambda_i);
+        break;
+      }
+      case BodyKind::Tl:
+      case BodyKind::Linear:
+        u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
+                                 at_end ? ws.tl[body.tl_index].lambda_free : s.tl_lambda[body.tl_index], Vec3::Zero());
+        break;
+      case BodyKind::Rigid:
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        break;
     }
-    const Mat3& O = at_end ? ws.ffr[d].rotation.O : ws.ffr[d].O_i;
-    const FfrStepData& data = ws.ffr[d];
-    u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
-                : deformable_velocity(sides[side], O.transpose() * sigma_C, s.lambda[d], data.mean_lambda_i);
   }
   return u;
 }
 
+// the material point of side `side` of active contact i, a side on a mesh
+MeshPoint mesh_point(const Model& m, StepWorkspace& ws, int i, int side) {
+  const ActiveContact& contact = ws.contacts.active[i];
+  const int b = side == 0 ? contact.point.a : contact.point.b;
+  switch (m.bodies[b].kind) {
+    case BodyKind::Ffr:
+      return make_ffr_point(m, contact.point, i, side, contact.sides[side], ws.ffr);
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+      return make_tl_point(m, contact.point, i, side, contact.sides[side], ws.tl);
+    case BodyKind::Rigid:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
+  NSCD_DEMAND(has_mesh(m.bodies[b].kind));
+  return {};
+}
+
 // whether contact c has an FFR, TL or linear side
-bool has_deformable_side(const Model& m, const contact::ContactPoint& c) {
+bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
 }
 
 // u_free of active contact i at the current rotations, with Newton restitution on approach
 Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int i) {
-  const contact::ContactPoint& c = ws.active[i];
-  const ContactJacobian& J = ws.jacobians[i];
+  const ActiveContact& contact = ws.contacts.active[i];
+  const contact::ContactPoint& c = contact.point;
+  const ContactJacobian& J = ws.contacts.active.jacobian(i);
   Vec3 u = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
-  if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, ws.active_sides[i], true);
-  if (ws.gap_rows[i] != 0) {
+  if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, contact.sides, true);
+  if (contact.gap_row) {
     // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
-    u[0] += ((1 - m.step.theta) * ws.u_old[i][0] + c.gap / m.step.h) / m.step.theta;
+    u[0] += ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
     return u;
   }
   const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
-  u[0] += law.restitution * std::min(ws.u_old[i][0], 0.0);
+  u[0] += law.restitution * std::min(contact.u_old[0], 0.0);
   return u;
 }
 
@@ -181,86 +231,84 @@ void build_coupling(const Model& m, StepWorkspace& ws) {
     }
   }
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
-  ws.coupling.M.resize(n, n);
-  ws.coupling.M.setFromTriplets(entries.begin(), entries.end());
+  ws.contacts.body_form.M.resize(n, n);
+  ws.contacts.body_form.M.setFromTriplets(entries.begin(), entries.end());
   entries.clear();
-  for (std::size_t i = 0; i < ws.jacobians.size(); ++i)
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  for (std::size_t i = 0; i < jacobians.size(); ++i)
     for (int side = 0; side < 2; ++side) {
-      if (!ws.jacobians[i].movable[side]) continue;
-      const int b = ws.jacobians[i].body[side];
+      if (!jacobians[i].movable[side]) continue;
+      const int b = jacobians[i].body[side];
       for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 6; ++l)
-          entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, ws.jacobians[i].G[side](k, l));
+        for (int l = 0; l < 6; ++l) entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, jacobians[i].G[side](k, l));
     }
-  ws.coupling.H.resize(3 * static_cast<Eigen::Index>(ws.jacobians.size()), n);
-  ws.coupling.H.setFromTriplets(entries.begin(), entries.end());
+  solvers::BodyCoupling& body_form = ws.contacts.body_form;
+  body_form.H.resize(3 * static_cast<Eigen::Index>(jacobians.size()), n);
+  body_form.H.setFromTriplets(entries.begin(), entries.end());
 }
 
 // W of the active contacts at the current rotations
 void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
-  ws.problem.W = assemble_delassus(ws.jacobians, m.nb(),
-                                   [&points](int p, int q) { return deformable_block(points[p], points[q]); });
+  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
+                                            [&points](int p, int q) { return mesh_block(points[p], points[q]); });
 }
 
-// stage 3–4: active contacts, their Jacobians and the problem (W, q, μ)
-void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
+// stage 3 for one detected contact: added to the active ones when its predicted gap is below
+// the activation gap, or as a gap row with the projection on and no side on a mesh
+void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::ContactPoint& c,
+              const std::array<MeshSide, 2>& sides) {
   const double h = m.step.h, theta = m.step.theta;
-  const bool deformable = m.has_meshes();
-  ws.active.clear();
-  ws.active_sides.clear();
-  ws.jacobians.clear();
-  ws.u_old.clear();
-  ws.gap_rows.clear();
-  ws.mesh_points.clear();
-  std::vector<double> mu;
-  for (std::size_t k = 0; k < ws.detected.size(); ++k) {
-    const contact::ContactPoint& c = ws.detected[k];
-    const std::array<MeshSide, 2>* sides = deformable ? &ws.detected_sides[k] : nullptr;
-    ContactJacobian J;
-    linearize(m, s, ws, c, sides, J);
-    Vec3 u_old = contact_velocity(J, stack(s.v[c.a], s.w[c.a]), stack(s.v[c.b], s.w[c.b]));
-    Vec3 u_free = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
-    if (sides != nullptr) {
-      u_old += deformation_velocity(m, s, ws, c, *sides, false);
-      u_free += deformation_velocity(m, s, ws, c, *sides, true);
-    }
-    const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
-    const bool gap_row = g_pred > m.step.activation_gap;
-    if (gap_row && !(m.step.projection && !has_deformable_side(m, c))) continue;
-    NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
-                                                                                 // scenes with a missing interaction
-    mu.push_back(m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction);
-    ws.active.push_back(c);
-    if (sides != nullptr) ws.active_sides.push_back(*sides);
-    ws.jacobians.push_back(J);
-    ws.u_old.push_back(u_old);
-    ws.gap_rows.push_back(gap_row ? 1 : 0);
+  ContactJacobian J;
+  linearize(m, s, ws, c, sides, J);
+  Vec3 u_old = contact_velocity(J, stack(s.v[c.a], s.w[c.a]), stack(s.v[c.b], s.w[c.b]));
+  Vec3 u_free = contact_velocity(J, stack(ws.free[c.a].v, ws.free[c.a].w), stack(ws.free[c.b].v, ws.free[c.b].w));
+  if (m.has_meshes()) {
+    u_old += deformation_velocity(m, s, ws, c, sides, false);
+    u_free += deformation_velocity(m, s, ws, c, sides, true);
   }
-  const int nc = static_cast<int>(ws.active.size());
-  for (int i = 0; deformable && i < nc; ++i)
+  const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
+  const bool gap_row = g_pred > m.step.activation_gap;
+  if (gap_row && !(m.step.projection && !has_mesh_side(m, c))) return;
+  NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
+                                                                               // scenes with a missing interaction
+  ws.contacts.active.add({c, sides, u_old, gap_row}, J);
+}
+
+// stages 3–4: active contacts, their Jacobians and the problem (W, q, μ)
+void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
+  ActiveContacts& active = ws.contacts.active;
+  active.clear();
+  ws.mesh_points.clear();
+  for_each_detected(ws, [&](const contact::ContactPoint& c, const std::array<MeshSide, 2>& sides) {
+    activate(m, s, ws, c, sides);
+  });
+  const int nc = active.size();
+  for (int i = 0; m.has_meshes() && i < nc; ++i)
     for (int side = 0; side < 2; ++side)
-      if (ws.active_sides[i][side].on_mesh()) {
-        ws.jacobians[i].point[side] = static_cast<int>(ws.mesh_points.size());
-        const int b = side == 0 ? ws.active[i].a : ws.active[i].b;
-        ws.mesh_points.push_back(
-            is_nodal(m.bodies[b].kind)
-                ? make_tl_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.tl)
-                : make_ffr_point(m, ws.active[i], i, side, ws.active_sides[i][side], ws.ffr));
+      if (active[i].sides[side].on_mesh()) {
+        active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
+        ws.mesh_points.push_back(mesh_point(m, ws, i, side));
       }
-  ws.problem.q.resize(3 * nc);
-  for (int i = 0; i < nc; ++i) ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
-  ws.problem.mu = Eigen::Map<Eigen::VectorXd>(mu.data(), static_cast<Eigen::Index>(mu.size()));
+  active.check(m);
+  solvers::FrictionProblem& problem = ws.contacts.problem;
+  problem.q.resize(3 * nc);
+  problem.mu.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    const contact::ContactPoint& c = active[i].point;
+    problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
+    problem.mu[i] = m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction;
+  }
   assemble(m, ws);
 }
 
 // W and q again at the rotations of the last Rotator pass (Algorithm 1, outer loop)
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
   for (MeshPoint& point : ws.mesh_points) orient_ffr_point(ws.ffr, point);
-  const int nc = static_cast<int>(ws.active.size());
-  for (int i = 0; i < nc; ++i) {
-    linearize(m, s, ws, ws.active[i], &ws.active_sides[i], ws.jacobians[i]);
-    ws.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
+  ActiveContacts& active = ws.contacts.active;
+  for (int i = 0; i < active.size(); ++i) {
+    linearize(m, s, ws, active[i].point, active[i].sides, active.jacobian(i));
+    ws.contacts.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
   }
   assemble(m, ws);
 }
@@ -281,8 +329,8 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   Eigen::VectorXd r = ws.r0;
   int inner = solve_inner(m, s, r, ws);
   for (const TlStepData& data : ws.tl) inner = std::max(inner, data.iterations);  // and the free solves
-  ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
-  if (ws.problem.nc() == 0) return inner;
+  ws.contacts.solution = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
+  if (ws.contacts.problem.nc() == 0) return inner;
   const double tolerance = solvers::tolerance(m.step.solver);
   const bool sweeps = m.step.solver.type == solvers::SolverType::Nlgs || m.step.solver.type == solvers::SolverType::Auto;
   solvers::SolverOptions outer = m.step.solver;
@@ -290,17 +338,17 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   for (int j = 1; j <= solvers::max_iterations(m.step.solver); ++j) {
     relinearize(m, s, ws);
     if (!sweeps && j > 1) {
-      const Eigen::VectorXd u = ws.problem.W.apply(r) + ws.problem.q;
-      if (solvers::error_measure(ws.problem, r, u) <= tolerance) break;
+      const Eigen::VectorXd u = ws.contacts.problem.W.apply(r) + ws.contacts.problem.q;
+      if (solvers::error_measure(ws.contacts.problem, r, u) <= tolerance) break;
     }
-    ws.result = solvers::solve(ws.problem, outer, r);
-    ws.result.iterations = j;
-    if (ws.result.status == solvers::SolverStatus::NonFinite) return inner;
-    r = ws.result.r;
+    ws.contacts.solution = solvers::solve(ws.contacts.problem, outer, r);
+    ws.contacts.solution.iterations = j;
+    if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
+    r = ws.contacts.solution.r;
     inner = std::max(inner, solve_inner(m, s, r, ws));
-    ws.result.status = ws.result.error <= tolerance ? solvers::SolverStatus::Converged
+    ws.contacts.solution.status = ws.contacts.solution.error <= tolerance ? solvers::SolverStatus::Converged
                                                     : solvers::SolverStatus::MaxIterations;
-    if (sweeps && ws.result.status == solvers::SolverStatus::Converged) break;
+    if (sweeps && ws.contacts.solution.status == solvers::SolverStatus::Converged) break;
   }
   return inner;
 }
@@ -309,15 +357,15 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
 // Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
 // and the other contacts would take huge impulses to balance the pull.
 void stick_start(StepWorkspace& ws) {
-  const int nc = ws.problem.nc();
+  const int nc = ws.contacts.problem.nc();
   std::vector<int> activated;  // the sub-problem's contacts, in index order
   for (int i = 0; i < nc; ++i)
-    if (ws.gap_rows[i] == 0) activated.push_back(i);
+    if (!ws.contacts.active[i].gap_row) activated.push_back(i);
   if (static_cast<int>(activated.size()) == nc) {
-    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.problem)) ws.r0 = std::move(*r);
+    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.contacts.problem)) ws.r0 = std::move(*r);
     return;
   }
-  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(ws.problem, activated));
+  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(ws.contacts.problem, activated));
   if (!r) return;
   ws.r0.setZero(3 * nc);
   for (std::size_t k = 0; k < activated.size(); ++k)
@@ -330,12 +378,12 @@ void stick_start(StepWorkspace& ws) {
 // prediction instead. Not extrapolated from two steps: impulses of redundant contacts are not
 // unique, and an extrapolation would make their drift grow without bound.
 void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
-  const int nc = static_cast<int>(ws.active.size());
+  const int nc = ws.contacts.active.size();
   ws.r0.setZero(3 * nc);
   int matched = 0;
   std::size_t first = 0;  // first remembered contact of the current pair
   for (int i = 0; i < nc; ++i) {
-    const contact::ContactPoint& c = ws.active[i];
+    const contact::ContactPoint& c = ws.contacts.active[i].point;
     const auto pair = std::make_pair(c.a, c.b);
     while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
     const Vec3 p_A = s.q[c.a].conjugate() * (c.p_W - s.x[c.a]);
@@ -360,11 +408,12 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   const double h = m.step.h, theta = m.step.theta;
   // generalised impulses per body, summed in contact order (deterministic)
   std::vector<Vec6> dV(m.nb(), Vec6::Zero());
-  const Eigen::VectorXd& r = ws.result.r;
-  for (std::size_t i = 0; i < ws.jacobians.size(); ++i)
+  const Eigen::VectorXd& r = ws.contacts.solution.r;
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  for (std::size_t i = 0; i < jacobians.size(); ++i)
     for (int side = 0; side < 2; ++side)
-      if (ws.jacobians[i].movable[side])
-        dV[ws.jacobians[i].body[side]] += ws.jacobians[i].Y[side] * r.segment<3>(3 * static_cast<Eigen::Index>(i));
+      if (jacobians[i].movable[side])
+        dV[jacobians[i].body[side]] += jacobians[i].Y[side] * r.segment<3>(3 * static_cast<Eigen::Index>(i));
 
   ws.next_x = s.x;
   ws.next_q = s.q;
@@ -378,26 +427,36 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
     const BodyModel& body = m.bodies[b];
     ws.next_v[b] = ws.free[b].v + dV[b].head<3>();
     ws.next_w[b] = ws.free[b].w + dV[b].tail<3>();
-    if (body.kind == BodyKind::Ffr) {
-      // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule
-      const int d = body.ffr_index;
-      const FfrStepData& data = ws.ffr[d];
-      ws.next_w[b] = data.rotation.w;
-      ws.next_q[b] = Quat(data.rotation.O).normalized();
-      ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
-      ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, r, d);
-      ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
-    } else if (is_nodal(body.kind)) {
-      // eq. (1) of tl_body.hpp solved by the inner loop, and the trapezoidal rule
-      const int n = body.tl_index;
-      end_tl_step(m, s, b, ws.tl[n], ws.next_tl_psi[n], ws.next_tl_lambda[n], ws.next_x[b], ws.next_v[b],
-                  ws.next_w[b]);
-    } else if (body.kind == BodyKind::Driven) {
-      // exact prescribed displacement, orientation by eq. (3)
-      ws.next_x[b] += body.linear_motion->displacement(s.t + h) - body.linear_motion->displacement(s.t);
-      integrate_orientation(ws.next_q[b], s.w[b], ws.next_w[b], h, theta);
-    } else if (body.kind == BodyKind::Rigid) {
-      integrate_pose(ws.next_x[b], ws.next_q[b], s.v[b], s.w[b], ws.next_v[b], ws.next_w[b], h, theta);
+    switch (body.kind) {
+      case BodyKind::Rigid:
+        integrate_pose(ws.next_x[b], ws.next_q[b], s.v[b], s.w[b], ws.next_v[b], ws.next_w[b], h, theta);
+        break;
+      case BodyKind::Ffr: {
+        // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule
+        const int d = body.ffr_index;
+        const FfrStepData& data = ws.ffr[d];
+        ws.next_w[b] = data.rotation.w;
+        ws.next_q[b] = Quat(data.rotation.O).normalized();
+        ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
+        ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, r, d);
+        ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
+        break;
+      }
+      case BodyKind::Tl:
+      case BodyKind::Linear: {
+        // eq. (1) of tl_body.hpp solved by the inner loop, and the trapezoidal rule
+        const int n = body.tl_index;
+        end_tl_step(m, s, b, ws.tl[n], ws.next_tl_psi[n], ws.next_tl_lambda[n], ws.next_x[b], ws.next_v[b],
+                    ws.next_w[b]);
+        break;
+      }
+      case BodyKind::Fixed:
+        break;
+      case BodyKind::Driven:
+        // exact prescribed displacement, orientation by eq. (3)
+        ws.next_x[b] += body.linear_motion->displacement(s.t + h) - body.linear_motion->displacement(s.t);
+        integrate_orientation(ws.next_q[b], s.w[b], ws.next_w[b], h, theta);
+        break;
     }
   });
 }
@@ -405,33 +464,34 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
 // the rows of eq. (3) of position_projection.hpp: contacts with a deformable side are skipped,
 // those with a compressive impulse are closed
 ProjectedRow projected_row(const Model& m, const StepWorkspace& ws, int i) {
-  if (has_deformable_side(m, ws.active[i])) return ProjectedRow::Skipped;
-  return ws.result.r[3 * static_cast<Eigen::Index>(i)] > 0 ? ProjectedRow::Closed : ProjectedRow::Unilateral;
+  if (has_mesh_side(m, ws.contacts.active[i].point)) return ProjectedRow::Skipped;
+  return ws.contacts.solution.r[3 * static_cast<Eigen::Index>(i)] > 0 ? ProjectedRow::Closed : ProjectedRow::Unilateral;
 }
 
 // stage 7: position_projection.hpp, eqs. (1)–(4), on the next state in the workspace
 void project_positions(const Model& m, StepWorkspace& ws) {
   const double h = m.step.h, theta = m.step.theta;
-  const int nc = ws.problem.nc();
+  const int nc = ws.contacts.problem.nc();
   ws.gap_end.resize(nc);
   ws.projected_rows.resize(nc);
   for (int i = 0; i < nc; ++i) {
-    const contact::ContactPoint& c = ws.active[i];
+    const ActiveContact& contact = ws.contacts.active[i];
+    const contact::ContactPoint& c = contact.point;
     ws.projected_rows[i] = projected_row(m, ws, i);
     if (ws.projected_rows[i] == ProjectedRow::Skipped) continue;
     // eq. (1)
-    const double u_next = contact_velocity(ws.jacobians[i], stack(ws.next_v[c.a], ws.next_w[c.a]),
+    const double u_next = contact_velocity(ws.contacts.active.jacobian(i), stack(ws.next_v[c.a], ws.next_w[c.a]),
                                            stack(ws.next_v[c.b], ws.next_w[c.b]))[0];
-    ws.gap_end[i] = c.gap + h * (theta * u_next + (1 - theta) * ws.u_old[i][0]);
+    ws.gap_end[i] = c.gap + h * (theta * u_next + (1 - theta) * contact.u_old[0]);
   }
-  ws.projection = project_gaps(ws.problem.W, ws.gap_end, ws.projected_rows,
+  ws.projection = project_gaps(ws.contacts.problem.W, ws.gap_end, ws.projected_rows,
                                kProjectionToleranceFraction * m.step.activation_gap, kProjectionMaxSweeps, ws.P);
   // eq. (4), summed per body in contact order (deterministic)
   std::vector<Vec6> dq(m.nb(), Vec6::Zero());
   for (int i = 0; i < nc; ++i)
     for (int side = 0; side < 2; ++side)
-      if (ws.P[i] != 0 && ws.jacobians[i].movable[side])
-        dq[ws.jacobians[i].body[side]] += ws.jacobians[i].Y[side].col(0) * ws.P[i];
+      if (const ContactJacobian& J = ws.contacts.active.jacobian(i); ws.P[i] != 0 && J.movable[side])
+        dq[J.body[side]] += J.Y[side].col(0) * ws.P[i];
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Rigid) continue;
     ws.next_x[b] += dq[b].head<3>();
@@ -442,8 +502,8 @@ void project_positions(const Model& m, StepWorkspace& ws) {
 // the contacts activated by stage 3's predicted gap, and the gap rows that carried an impulse
 int active_contacts(const StepWorkspace& ws) {
   int n = 0;
-  for (int i = 0; i < ws.problem.nc(); ++i)
-    n += ws.gap_rows[i] == 0 || ws.result.r[3 * static_cast<Eigen::Index>(i)] > 0 ? 1 : 0;
+  for (int i = 0; i < ws.contacts.problem.nc(); ++i)
+    n += !ws.contacts.active[i].gap_row || ws.contacts.solution.r[3 * static_cast<Eigen::Index>(i)] > 0 ? 1 : 0;
   return n;
 }
 
@@ -461,9 +521,9 @@ int first_non_finite_body(const Model& m, const StepWorkspace& ws) {
 
 // the first contact whose data or impulse is not finite, or −1
 int first_non_finite_contact(const StepWorkspace& ws) {
-  for (int i = 0; i < ws.problem.nc(); ++i)
-    if (!ws.problem.q.segment<3>(3 * i).allFinite() || !ws.problem.W.diag(i).allFinite() ||
-        !ws.result.r.segment<3>(3 * i).allFinite())
+  for (int i = 0; i < ws.contacts.problem.nc(); ++i)
+    if (!ws.contacts.problem.q.segment<3>(3 * i).allFinite() || !ws.contacts.problem.W.diag(i).allFinite() ||
+        !ws.contacts.solution.r.segment<3>(3 * i).allFinite())
       return i;
   return -1;
 }
@@ -479,11 +539,12 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
   std::swap(s.lambda, ws.next_lambda);
   std::swap(s.tl_psi, ws.next_tl_psi);
   std::swap(s.tl_lambda, ws.next_tl_lambda);
-  s.warm.resize(ws.active.size());
-  for (std::size_t i = 0; i < ws.active.size(); ++i) {
-    const contact::ContactPoint& c = ws.active[i];
+  const ActiveContacts& active = ws.contacts.active;
+  s.warm.resize(active.size());
+  for (int i = 0; i < active.size(); ++i) {
+    const contact::ContactPoint& c = active[i].point;
     s.warm[i] = {c.a, c.b, ws.poses[c.a].q_WB.conjugate() * (c.p_W - ws.poses[c.a].p_WB),
-                 c.R_WC * ws.result.r.segment<3>(3 * static_cast<Eigen::Index>(i))};
+                 c.R_WC * ws.contacts.solution.r.segment<3>(3 * static_cast<Eigen::Index>(i))};
   }
   s.t = m.step.h * static_cast<double>(++s.step);
 }
@@ -514,7 +575,6 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detection_scratch, ws.detected);
     if (m.has_meshes()) {
       detect_mesh_contacts(m, s, alert, ws.mesh_detected);
-      merge_mesh_contacts(ws);
     }
   }
   {
@@ -527,34 +587,34 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
     if (m.has_meshes()) report.inner_iterations = solve_coupled(m, s, ws);
     else if (m.step.solver.type != solvers::SolverType::Auto ||
              !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
-      ws.coupling = {};
-      ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0);
+      ws.contacts.body_form = {};
+      ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0);
     } else {
       build_coupling(m, ws);
-      ws.result = solvers::solve(ws.problem, m.step.solver, ws.r0, &ws.coupling);
+      ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0, &ws.contacts.body_form);
     }
   }
   report.n_contacts = active_contacts(ws);
-  for (const contact::ContactPoint& c : ws.active) report.max_penetration = std::max(report.max_penetration, -c.gap);
+  for (const ActiveContact& c : ws.contacts.active) report.max_penetration = std::max(report.max_penetration, -c.point.gap);
   for (const TlStepData& data : ws.tl) report.inner_converged = report.inner_converged && data.converged;
-  report.solver_iterations = ws.result.iterations;
-  report.solver_error = ws.result.error;
-  report.solver_status = ws.result.status;
-  report.solver_stage = ws.result.stage;
-  report.solver_factorizations = ws.result.factorizations;
-  if (ws.result.status == solvers::SolverStatus::NonFinite) {
+  report.solver_iterations = ws.contacts.solution.iterations;
+  report.solver_error = ws.contacts.solution.error;
+  report.solver_status = ws.contacts.solution.status;
+  report.solver_stage = ws.contacts.solution.stage;
+  report.solver_factorizations = ws.contacts.solution.factorizations;
+  if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) {
     report.status = StepStatus::NonFinite;
     const int i = std::max(first_non_finite_contact(ws), 0);
-    const contact::ContactPoint& c = ws.active[i];
+    const contact::ContactPoint& c = ws.contacts.active[i].point;
     report.message = fmt::format("the contact solver produced non-finite impulses at t = {}, first at the contact "
                                  "between bodies \"{}\" and \"{}\" at ({:.6g}, {:.6g}, {:.6g})",
                                  s.t, m.bodies[c.a].name, m.bodies[c.b].name, c.p_W.x(), c.p_W.y(), c.p_W.z());
     return report;
   }
-  if (ws.result.status == solvers::SolverStatus::MaxIterations && m.step.fail_on_divergence) {
+  if (ws.contacts.solution.status == solvers::SolverStatus::MaxIterations && m.step.fail_on_divergence) {
     report.status = StepStatus::SolverFailed;
     report.message = fmt::format("the contact solver did not converge at t = {}: error {:.3g} after {} iterations",
-                                 s.t, ws.result.error, ws.result.iterations);
+                                 s.t, ws.contacts.solution.error, ws.contacts.solution.iterations);
     return report;
   }
   {

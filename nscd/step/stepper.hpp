@@ -48,17 +48,15 @@
 ///             [Acary 2013] Projected event-capturing time-stepping schemes ..., CMAME 256.
 
 #include "contact/detection.hpp"
+#include "nscd/step/active_contacts.hpp"
 #include "nscd/step/contact_jacobian.hpp"
-#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/ffr_coupling.hpp"
+#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/position_projection.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/tl_coupling.hpp"
-#include "solvers/body_coupling.hpp"
-#include "solvers/friction_problem.hpp"
-#include "solvers/nlgs.hpp"
 
 #include <string>
 #include <vector>
@@ -92,34 +90,26 @@ struct StepReport {
   std::string message;           // set when status != Ok: which body or contact went bad
 };
 
-/// Scratch owned by the caller, reused each step, inspectable after step().
+/// Scratch owned by the caller, reused each step; `contacts` is what the last step solved.
 struct StepWorkspace {
   std::vector<contact::Pose> poses;
   std::vector<std::uint8_t> movable;
-  std::vector<FreeMotion> free;            // per body (non-movable: prescribed end velocities)
-  std::vector<contact::ContactPoint> detected;
-  std::vector<std::array<MeshSide, 2>> detected_sides;  // aligned with `detected` (FFR scenes)
-  MeshContacts mesh_detected;
-  std::vector<contact::ContactPoint> active;   // the contacts of the problem, sorted
-  std::vector<std::array<MeshSide, 2>> active_sides;    // aligned with `active` (FFR scenes)
-  std::vector<Vec3> u_old;                     // relative velocity at the start of the step, per active contact
-  std::vector<std::uint8_t> gap_rows;          // aligned with `active`: 1 for stage 3's gap rows
-  std::vector<ContactJacobian> jacobians;      // aligned with `active`
-  std::vector<FfrStepData> ffr;                // per FFR body
-  std::vector<TlStepData> tl;                  // per TL or linear body
-  std::vector<MeshPoint> mesh_points;  // deformable sides of the active contacts
+  std::vector<FreeMotion> free;                 // per body (non-movable: prescribed end velocities)
+  std::vector<contact::ContactPoint> detected;  // stage 2 between shapes, sorted by (a, b, feature)
+  MeshContacts mesh_detected;                   // stage 2 node to surface, sorted alike
+  std::vector<FfrStepData> ffr;                 // per FFR body (BodyModel::ffr_index)
+  std::vector<TlStepData> tl;                   // per TL or linear body (BodyModel::tl_index)
+  std::vector<MeshPoint> mesh_points;           // the mesh sides of the active contacts (ContactJacobian::point)
   contact::DetectionScratch detection_scratch;  // the broad phase's buffers, reused
-  solvers::FrictionProblem problem;
-  solvers::BodyCoupling coupling;          // the problem's body form (rigid scenes, solver auto)
-  Eigen::VectorXd r0;
-  solvers::SolverResult result;
-  std::vector<Vec3> next_x, next_v, next_w;  // end-of-step state before it is committed
+  StepContacts contacts;                        // stages 3–5: the active contacts, the problem, its solution
+  Eigen::VectorXd r0;                           // stage 5's initial impulses
+  std::vector<Vec3> next_x, next_v, next_w;     // end-of-step state before it is committed
   std::vector<Quat> next_q;
   std::vector<Eigen::VectorXd> next_psi, next_lambda, next_tl_psi, next_tl_lambda;
-  Eigen::VectorXd gap_end;                   // stage 7: linearised end-of-step gaps, per active contact
-  std::vector<ProjectedRow> projected_rows;  // stage 7: aligned with `active`
-  Eigen::VectorXd P;                         // stage 7: position impulses [kg·m]
-  ProjectionResult projection;               // stage 7: sweeps of the last step
+  Eigen::VectorXd gap_end;                      // stage 7: linearised end-of-step gaps, per active contact
+  std::vector<ProjectedRow> projected_rows;     // stage 7: per active contact
+  Eigen::VectorXd P;                            // stage 7: position impulses [kg·m]
+  ProjectionResult projection;                  // stage 7: sweeps of the last step
   StepTimings timings;
 };
 

@@ -10,7 +10,7 @@
 ///  - the contact side α on such a body: its nodes k with weights N_k, the response
 ///    Z_α = Σ_k N_k A_T⁻¹ E_k (3nn × 3, E_k the unit columns of node k), the constant rotation
 ///    OtC = σ R(q₀)ᵀ C_α, its relative velocity OtCᵀ Σ_k N_k λ_k (no rigid part: G = 0), and
-///    the W blocks OtC_αᵀ (Σ_k N_k Z_β,k) OtC_β (ffr_coupling.hpp's deformable_block, mean_Z = 0);
+///    the W blocks OtC_αᵀ (Σ_k N_k Z_β,k) OtC_β (ffr_coupling.hpp's mesh_block, mean_Z = 0);
 ///  - the inner loop for impulses r: the nodal impulses P = Σ_α N_αᵀ OtC_α r_α, then eq. (1)
 ///    for λ₊(r) (TL: Newton from the linear prediction λ_free + Σ_α Z_α OtC_α r_α, whose first
 ///    correction uses A_T; linear: that prediction, which is exact), and the linearisation at r

@@ -88,12 +88,12 @@ TEST(ContactDynamics, StackOfTenBoxesStaysAtRest) {
     ASSERT_EQ(report.status, StepStatus::Ok);
     ASSERT_EQ(report.solver_status, solvers::SolverStatus::Converged) << "at step " << sim.state.step;
     if (sim.state.step > 1) max_iterations_warm = std::max(max_iterations_warm, report.solver_iterations);
-    for (const contact::ContactPoint& c : sim.workspace.active) min_gap = std::min(min_gap, c.gap);
+    for (const ActiveContact& c : sim.workspace.contacts.active) min_gap = std::min(min_gap, c.point.gap);
     for (int b = 1; b <= 10; ++b)
       max_drift = std::max(max_drift, (sim.state.x[b] - sim.model.bodies[b].x0).head<2>().norm());
   }
   // 40 face–face contacts (4 per interface)
-  EXPECT_EQ(sim.workspace.active.size(), 40u);
+  EXPECT_EQ(sim.workspace.contacts.active.size(), 40);
   // the bounds: interpenetration below 1e-4 of the box size, drift below 1e-9 m
   EXPECT_GT(min_gap, -1e-4);
   EXPECT_LT(max_drift, 1e-9);

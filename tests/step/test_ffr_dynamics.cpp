@@ -129,7 +129,7 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
   test::Simulation sim(scene);
   ASSERT_EQ(sim.advance().status, StepStatus::Ok);
   const StepWorkspace& ws = sim.workspace;
-  const int nc = ws.problem.nc();
+  const int nc = ws.contacts.problem.nc();
   ASSERT_GT(nc, 9);
 
   // dofs: block (v, ω, λ), then cap (v, ω)
@@ -146,13 +146,13 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
   Ainv.block<3, 3>(6 + n, 6 + n) = Mat3::Identity() / cap.mass;
   Ainv.block<3, 3>(9 + n, 9 + n) = sim.state.q[2] * cap.inv_inertia_B * sim.state.q[2].conjugate().toRotationMatrix();
   for (int i = 0; i < nc; ++i) {
-    const contact::ContactPoint& c = ws.active[i];
+    const contact::ContactPoint& c = ws.contacts.active[i].point;
     const Mat3 Ct = c.R_WC.transpose();
     for (int side = 0; side < 2; ++side) {
       const int b = side == 0 ? c.a : c.b;
       const double sigma = side == 0 ? -1 : 1;
       if (b == 1) {  // eq. (22): C_αᵀ [I, −[O X]×, O H̄_α]
-        const MeshSide& point = ws.active_sides[i][side];
+        const MeshSide& point = ws.contacts.active[i].sides[side];
         H.block<3, 3>(3 * i, 0) = sigma * Ct;
         H.block<3, 3>(3 * i, 3) = -sigma * Ct * skew(O * point.X_B);
         Eigen::MatrixXd Hbar = Eigen::MatrixXd::Zero(3, n);
@@ -170,13 +170,13 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
   // position, so rebuild them from the workspace's Jacobians instead of the state
   for (int i = 0; i < nc; ++i)
     for (int side = 0; side < 2; ++side)
-      if (ws.jacobians[i].body[side] == 2) {
-        H.block<3, 6>(3 * i, 6 + n) = ws.jacobians[i].G[side];
+      if (ws.contacts.active.jacobian(i).body[side] == 2) {
+        H.block<3, 6>(3 * i, 6 + n) = ws.contacts.active.jacobian(i).G[side];
         Ainv.block<3, 3>(9 + n, 9 + n) = Mat3(ws.free[2].inv_inertia_W);
       }
   const Eigen::MatrixXd W_dense = H * Ainv * H.transpose();
   // round-off of A₊⁻¹ (condition ~1e4) and of the block sums: 1e-9 relative to the largest entry
-  EXPECT_LT((ws.problem.W.to_dense() - W_dense).cwiseAbs().maxCoeff(), 1e-9 * W_dense.cwiseAbs().maxCoeff());
+  EXPECT_LT((ws.contacts.problem.W.to_dense() - W_dense).cwiseAbs().maxCoeff(), 1e-9 * W_dense.cwiseAbs().maxCoeff());
 }
 
 TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
@@ -191,8 +191,8 @@ TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
   // §4.2: "70 contact points in total, 10 between each of the lower solids and the upper one,
   // and 25 between each of the lower solids and the rigid surface"
   std::map<std::pair<int, int>, int> per_pair;
-  for (const contact::ContactPoint& c : contacts.points) ++per_pair[{c.a, c.b}];
-  EXPECT_EQ(contacts.points.size(), 70u);
+  for (const MeshContact& c : contacts) ++per_pair[{c.point.a, c.point.b}];
+  EXPECT_EQ(contacts.size(), 70u);
   EXPECT_EQ((per_pair[{0, 1}]), 25);
   EXPECT_EQ((per_pair[{0, 2}]), 25);
   EXPECT_EQ((per_pair[{1, 3}]), 10);

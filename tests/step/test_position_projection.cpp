@@ -136,7 +136,7 @@ TEST(PositionProjection, FastSphereIsStoppedByAThinPlateInTheStepItWouldPassThro
   test::add_sphere(scene, "ball", BodyKind::Rigid, 0.01, Vec3(0, 0, 0.025)).velocity = Vec3(0, 0, -50);
   test::Simulation sim(scene);
   ASSERT_EQ(sim.advance().status, StepStatus::Ok);
-  EXPECT_EQ(sim.workspace.active.size(), 1u);  // caught in the first step
+  EXPECT_EQ(sim.workspace.contacts.active.size(), 1);  // caught in the first step
   while (sim.state.step < sim.model.n_steps) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
   // e = 0: stopped on the plate's top face (z = 0.005), touching; round-off as above
   EXPECT_NEAR(sim.state.x[1].z(), 0.015, 1e-15);

@@ -125,7 +125,7 @@ TEST(TlDynamics, DelassusOperatorEqualsTheDenseProduct) {
   const State start = sim.state;
   ASSERT_EQ(sim.advance().status, StepStatus::Ok);
   const StepWorkspace& ws = sim.workspace;
-  const int nc = ws.problem.nc();
+  const int nc = ws.contacts.problem.nc();
   ASSERT_GT(nc, 9);
 
   // the tangent of the free solution: Newton from λ_i factorises A_T at ψ₊ = ψ_i + h λ_i, corrects
@@ -158,24 +158,24 @@ TEST(TlDynamics, DelassusOperatorEqualsTheDenseProduct) {
   const BodyModel& cap = sim.model.bodies[2];
   Ainv.block<3, 3>(n, n) = Mat3::Identity() / cap.mass;
   for (int i = 0; i < nc; ++i) {
-    const contact::ContactPoint& c = ws.active[i];
+    const contact::ContactPoint& c = ws.contacts.active[i].point;
     for (int side = 0; side < 2; ++side) {
       const int b = side == 0 ? c.a : c.b;
       const double sigma = side == 0 ? -1 : 1;
       if (b == 1) {  // σ C_αᵀ R(q₀) N_α
-        const MeshSide& point = ws.active_sides[i][side];
+        const MeshSide& point = ws.contacts.active[i].sides[side];
         for (int j = 0; j < 3; ++j)
           if (point.nodes[j] >= 0)
             H.block<3, 3>(3 * i, 3 * point.nodes[j]) += sigma * point.weights[j] * c.R_WC.transpose() * R0;
       } else if (b == 2) {  // rigid: the workspace's Jacobian (lever arms at the start of the step)
-        H.block<3, 6>(3 * i, n) = ws.jacobians[i].G[side];
+        H.block<3, 6>(3 * i, n) = ws.contacts.active.jacobian(i).G[side];
         Ainv.block<3, 3>(n + 3, n + 3) = Mat3(ws.free[2].inv_inertia_W);
       }
     }
   }
   const Eigen::MatrixXd W_dense = H * Ainv * H.transpose();
   // round-off of A_T⁻¹ (condition ~1e4) and of the block sums: 1e-9 relative to the largest entry
-  EXPECT_LT((ws.problem.W.to_dense() - W_dense).cwiseAbs().maxCoeff(), 1e-9 * W_dense.cwiseAbs().maxCoeff());
+  EXPECT_LT((ws.contacts.problem.W.to_dense() - W_dense).cwiseAbs().maxCoeff(), 1e-9 * W_dense.cwiseAbs().maxCoeff());
 }
 
 }  // namespace
