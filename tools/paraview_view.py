@@ -157,6 +157,32 @@ def main():
 def show(args, pvd, times, parts, shown_time, joints_pvd):
     """Builds the view; renders the PNG, saves the state or opens the window."""
     import paraview.simple as pv
+
+    check_batch(args)
+    bodies, contacts, fixed, joints = open_parts(pv, pvd, parts, joints_pvd)
+    field, field_max, typical_force = run_ranges(bodies, contacts, times, shown_time)
+    bounds = scene_bounds((bodies, fixed), shown_time)
+    diagonal = math.dist(bounds[0::2], bounds[1::2])
+    view = create_view(pv, args.size, shown_time)
+    show_bodies(pv, view, bodies, field, field_max)
+    if fixed:
+        show_in_colour(pv, fixed, view, FIXED_COLOUR).Opacity = BODY_OPACITY
+    if contacts and typical_force > 0:
+        show_contact_forces(pv, view, contacts, ARROW_FRACTION * diagonal / typical_force)
+    if joints:
+        shown_joints = show_in_colour(pv, joints, view, JOINT_COLOUR)
+        shown_joints.LineWidth = 4.0
+        shown_joints.RenderLinesAsTubes = 1
+    show_clock(pv, view)
+    place_camera(pv, view, bounds, diagonal)
+    scene = pv.GetAnimationScene()
+    scene.UpdateAnimationUsingDataTimeSteps()
+    scene.AnimationTime = shown_time
+    output(pv, view, scene, args, shown_time)
+
+
+def check_batch(args):
+    """pvbatch has no window: it needs --png or --state."""
     from paraview import servermanager
 
     batch = servermanager.vtkProcessModule.GetProcessModule().GetProcessType() == \
@@ -164,14 +190,11 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     if batch and not (args.png or args.state):
         fail("pvbatch has no window: give --png FILE (or --state FILE.pvsm), or run the script with pvpython")
 
-    reader = pv.PVDReader(registrationName=os.path.basename(pvd), FileName=pvd)
 
-    def show_in_colour(source, view, colour):
-        """source shown in view in one colour, no array mapped; its display."""
-        shown = pv.Show(source, view)
-        shown.ColorArrayName = ["POINTS", ""]
-        shown.AmbientColor = shown.DiffuseColor = colour
-        return shown
+def open_parts(pv, pvd, parts, joints_pvd):
+    """The collection's bodies, contacts, fixed bodies and joints, each as one dataset (None when
+    the run has none)."""
+    reader = pv.PVDReader(registrationName=os.path.basename(pvd), FileName=pvd)
 
     def part(kind):
         """One kind of file of the collection, as one dataset."""
@@ -188,8 +211,12 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
         joints = pv.PVDReader(registrationName="joints", FileName=joints_pvd)
     else:
         joints = None
+    return bodies, contacts, fixed, joints
 
-    # colour ranges and the arrows' scale over the run
+
+def run_ranges(bodies, contacts, times, shown_time):
+    """The bodies' colour field (von Mises stress on cells when the run has it, else the
+    velocity on points), its largest value over the run and the typical largest contact force."""
     bodies.UpdatePipeline(shown_time)
     stress = "von_mises" in bodies.CellData.keys()
     field = ("CELLS", "von_mises") if stress else ("POINTS", "velocity")
@@ -206,22 +233,43 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     # the arrows' scale: a typical largest force (the median over the output times, as an impact's
     # peak would make the resting contacts' arrows invisible) is drawn ARROW_FRACTION of the scene
     typical_force = sorted(largest_forces)[len(largest_forces) // 2] if largest_forces else 0.0
+    return field, field_max, typical_force
+
+
+def scene_bounds(sources, shown_time):
+    """[xmin, xmax, ymin, ymax, zmin, zmax] of the sources (None skipped) at the shown time."""
     bounds = [math.inf, -math.inf] * 3
-    for source in (bodies, fixed):
+    for source in sources:
         if source:
             source.UpdatePipeline(shown_time)
             b = source.GetDataInformation().GetBounds()
             bounds = [min(bounds[i], b[i]) if i % 2 == 0 else max(bounds[i], b[i]) for i in range(6)]
-    diagonal = math.dist(bounds[0::2], bounds[1::2])
+    return bounds
 
+
+def create_view(pv, size, shown_time):
+    """A render view on a white background at the shown time."""
     view = pv.CreateView("RenderView")
-    view.ViewSize = args.size
+    view.ViewSize = size
     view.Background = [1, 1, 1]
     view.OrientationAxesVisibility = 1
     view.ViewTime = shown_time
     if hasattr(view, "UseColorPaletteForBackground"):
         view.UseColorPaletteForBackground = 0
+    return view
 
+
+def show_in_colour(pv, source, view, colour):
+    """source shown in view in one colour, no array mapped; its display."""
+    shown = pv.Show(source, view)
+    shown.ColorArrayName = ["POINTS", ""]
+    shown.AmbientColor = shown.DiffuseColor = colour
+    return shown
+
+
+def show_bodies(pv, view, bodies, field, field_max):
+    """The moving bodies coloured by the field over 0 to field_max, half transparent, with a bar."""
+    stress = field[1] == "von_mises"
     shown = pv.Show(bodies, view)
     pv.ColorBy(shown, field + (("Magnitude",) if not stress else ()))
     lut = pv.GetColorTransferFunction(field[1])
@@ -234,32 +282,29 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     bar.ComponentTitle = ""
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
 
-    if fixed:
-        show_in_colour(fixed, view, FIXED_COLOUR).Opacity = BODY_OPACITY
 
-    if contacts and typical_force > 0:
-        arrows = pv.Glyph(registrationName="contact forces", Input=contacts, GlyphType="Arrow")
-        arrows.OrientationArray = ["POINTS", "reaction"]
-        arrows.ScaleArray = ["POINTS", "reaction"]
-        arrows.ScaleFactor = ARROW_FRACTION * diagonal / typical_force
-        arrows.GlyphMode = "All Points"
-        shown_arrows = pv.Show(arrows, view)
-        pv.ColorBy(shown_arrows, ("POINTS", "status"))
-        status = pv.GetColorTransferFunction("status")
-        status.InterpretValuesAsCategories = 1
-        status.Annotations = ["0", "open", "1", "stick", "2", "slip"]
-        status.IndexedColors = STATUS_COLOURS
-        shown_arrows.SetScalarBarVisibility(view, True)
-        status_bar = pv.GetScalarBar(status, view)
-        status_bar.Title = "contact force"
-        status_bar.WindowLocation = "Upper Right Corner"
-        status_bar.TitleColor = status_bar.LabelColor = [0, 0, 0]
+def show_contact_forces(pv, view, contacts, scale):
+    """The contact forces as arrows along `reaction`, scale metres per newton, coloured by status."""
+    arrows = pv.Glyph(registrationName="contact forces", Input=contacts, GlyphType="Arrow")
+    arrows.OrientationArray = ["POINTS", "reaction"]
+    arrows.ScaleArray = ["POINTS", "reaction"]
+    arrows.ScaleFactor = scale
+    arrows.GlyphMode = "All Points"
+    shown_arrows = pv.Show(arrows, view)
+    pv.ColorBy(shown_arrows, ("POINTS", "status"))
+    status = pv.GetColorTransferFunction("status")
+    status.InterpretValuesAsCategories = 1
+    status.Annotations = ["0", "open", "1", "stick", "2", "slip"]
+    status.IndexedColors = STATUS_COLOURS
+    shown_arrows.SetScalarBarVisibility(view, True)
+    status_bar = pv.GetScalarBar(status, view)
+    status_bar.Title = "contact force"
+    status_bar.WindowLocation = "Upper Right Corner"
+    status_bar.TitleColor = status_bar.LabelColor = [0, 0, 0]
 
-    if joints:
-        shown_joints = show_in_colour(joints, view, JOINT_COLOUR)
-        shown_joints.LineWidth = 4.0
-        shown_joints.RenderLinesAsTubes = 1
 
+def show_clock(pv, view):
+    """The simulated time, upper left."""
     clock = pv.AnnotateTime(registrationName="time")
     clock.Format = "t = {time:.4g} s"
     shown_clock = pv.Show(clock, view)
@@ -267,8 +312,10 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     shown_clock.FontSize = 20
     shown_clock.Color = [0, 0, 0]
 
+
+def place_camera(pv, view, bounds, diagonal):
+    """An oblique view from the front right, z up (the scenes' gravity is along −z)."""
     pv.Render(view)  # ParaView fits the camera at the first render: place it afterwards
-    # an oblique view from the front right, z up (the scenes' gravity is along −z)
     centre = [(bounds[2 * i] + bounds[2 * i + 1]) / 2 for i in range(3)]
     view.CameraFocalPoint = centre
     view.CameraPosition = [centre[0] + 0.6 * diagonal, centre[1] - 1.4 * diagonal, centre[2] + 0.7 * diagonal]
@@ -276,10 +323,9 @@ def show(args, pvd, times, parts, shown_time, joints_pvd):
     view.ResetCamera(False)
     view.CameraPosition = [f + (p - f) / 1.15 for f, p in zip(view.CameraFocalPoint, view.CameraPosition)]
 
-    scene = pv.GetAnimationScene()
-    scene.UpdateAnimationUsingDataTimeSteps()
-    scene.AnimationTime = shown_time
 
+def output(pv, view, scene, args, shown_time):
+    """Saves the state, renders the PNG, or opens the window (after playing the animation)."""
     if args.state:
         pv.SaveState(args.state)
         print(f"paraview_view.py: wrote {args.state} (ParaView: File > Load State)")

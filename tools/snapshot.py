@@ -311,81 +311,90 @@ def view_direction(elev, azim):
     return np.array([math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e)])
 
 
-def draw(scene, time, poses, args):
-    to_camera = view_direction(args.elev, args.azim)
-    # light from above, over the viewer's left shoulder
+def light_direction(to_camera):
+    """Unit vector towards the light: from above, over the viewer's left shoulder."""
     up = np.array([0.0, 0.0, 1.0])
     right = np.cross(up, to_camera)  # the screen's right, for a camera looking at −to_camera
     right = right / np.linalg.norm(right) if np.linalg.norm(right) > 0 else np.array([1.0, 0.0, 0.0])
     light = 0.6 * to_camera + up - 0.5 * right
-    light /= np.linalg.norm(light)
+    return light / np.linalg.norm(light)
 
+
+def is_kinematic(body):
+    return body.get("model") in ("fixed", "driven")
+
+
+def tile_edge(bodies, geometry):
+    """Largest tile edge for the faces of fixed and driven bodies (grounds, tables): half the
+    thickness of the thinnest moving body, so that painter's sorting puts them behind what rests
+    on them; moving bodies are drawn whole (infinite when there is none)."""
+    sizes = [float(np.min(np.ptp(g[0], axis=0)))
+             for body, g in zip(bodies, geometry) if g is not None and not is_kinematic(body)]
+    return 0.5 * min(sizes) if sizes else math.inf
+
+
+def body_pose(body, centroid, poses, missing):
+    """(x, R) of the body in bodies.csv, or else its initial pose in the scene (its name is then
+    appended to `missing`)."""
+    name = body.get("name")
+    if name in poses:
+        return poses[name]
+    missing.append(name)
+    return np.asarray(body.get("position", centroid), dtype=float), scene_orientation(body)
+
+
+def face_tiles(body, world, faces, is_sphere, max_edge, view):
+    """(tile, face colour, edge colour) of the body's front faces; view = (to_camera, light)."""
+    to_camera, light = view
+    base = np.array(body_colour(body.get("model"), is_sphere))
+    out = []
+    for face in faces:
+        p = world[face]
+        normal = np.cross(p[1] - p[0], p[2] - p[0])
+        if np.linalg.norm(normal) == 0:
+            continue
+        normal /= np.linalg.norm(normal)
+        if np.dot(normal, to_camera) <= 0:
+            continue  # back face
+        shade = 0.35 + 0.65 * max(0.0, float(np.dot(normal, light)))
+        colour = tuple(np.clip(base * shade, 0, 1))
+        if is_kinematic(body) and not is_sphere:
+            extent = float(np.max(np.ptp(p, axis=0)))
+            tiles = subdivide(p, max(max_edge, extent / MAX_TILES_PER_SIDE))
+        else:
+            tiles = [p]
+        # outline whole faces only; tiles and sphere facets get their own colour as edge
+        edge = EDGE_COLOUR if len(tiles) == 1 and not is_sphere else colour
+        out += [(tile, colour, edge) for tile in tiles]
+    return out
+
+
+def scene_polygons(scene, time, poses, view):
+    """The shaded polygons of every drawable body at its pose, as (tiles, (low, high) corners of
+    their bounding box); view = (to_camera, light)."""
     bodies = scene.get("bodies", [])
-    geometry, sizes = [], []
-    for i, body in enumerate(bodies):
-        g = body_geometry(body, f"bodies[{i}] \"{body.get('name', '?')}\"")
-        geometry.append(g)
-        if g is not None and body.get("model") not in ("fixed", "driven"):
-            sizes.append(float(np.min(np.ptp(g[0], axis=0))))
-    # faces of fixed and driven bodies (grounds, tables) are cut into tiles of half the
-    # thickness of the thinnest moving body, so that painter's sorting puts them behind what
-    # rests on them; moving bodies are drawn whole
-    max_edge = 0.5 * min(sizes) if sizes else math.inf
-
-    polygons, face_colours, edge_colours, lows, highs = [], [], [], [], []
-    missing = []
+    geometry = [body_geometry(body, f"bodies[{i}] \"{body.get('name', '?')}\"") for i, body in enumerate(bodies)]
+    max_edge = tile_edge(bodies, geometry)
+    tiles, lows, highs, missing = [], [], [], []
     for body, g in zip(bodies, geometry):
         if g is None:
             continue
         vertices_B, faces, centroid, is_sphere = g
-        name = body.get("name")
-        if name in poses:
-            x, R = poses[name]
-        else:
-            # not in bodies.csv at this time: the scene's initial pose
-            missing.append(name)
-            x = np.asarray(body.get("position", centroid), dtype=float)
-            R = scene_orientation(body)
+        x, R = body_pose(body, centroid, poses, missing)
         world = x + vertices_B @ R.T
         lows.append(world.min(axis=0))
         highs.append(world.max(axis=0))
-        base = np.array(body_colour(body.get("model"), is_sphere))
-        for face in faces:
-            p = world[face]
-            normal = np.cross(p[1] - p[0], p[2] - p[0])
-            if np.linalg.norm(normal) == 0:
-                continue
-            normal /= np.linalg.norm(normal)
-            if np.dot(normal, to_camera) <= 0:
-                continue  # back face
-            shade = 0.35 + 0.65 * max(0.0, float(np.dot(normal, light)))
-            colour = tuple(np.clip(base * shade, 0, 1))
-            kinematic = body.get("model") in ("fixed", "driven")
-            if kinematic and not is_sphere:
-                extent = float(np.max(np.ptp(p, axis=0)))
-                tiles = subdivide(p, max(max_edge, extent / MAX_TILES_PER_SIDE))
-            else:
-                tiles = [p]
-            for tile in tiles:
-                polygons.append(tile)
-                face_colours.append(colour)
-                # outline whole faces only; tiles and sphere facets get their own colour as edge
-                edge_colours.append(EDGE_COLOUR if len(tiles) == 1 and not is_sphere else colour)
+        tiles += face_tiles(body, world, faces, is_sphere, max_edge, view)
     if missing:
         print(f"snapshot.py: warning: {len(missing)} bodies not in bodies.csv at t = {time:g} s "
               f"(drawn at their initial pose), e.g. \"{missing[0]}\"", file=sys.stderr)
-    if not polygons:
+    if not tiles:
         fail("the scene has no body that can be drawn")
+    return tiles, (np.min(lows, axis=0), np.max(highs, axis=0))
 
-    width, height = args.size
-    fig = plt.figure(figsize=(width / args.dpi, height / args.dpi), dpi=args.dpi)
-    ax = fig.add_axes([0.0, 0.0, 1.0, 0.94], projection="3d")
-    collection = Poly3DCollection(polygons, facecolors=face_colours, edgecolors=edge_colours,
-                                  linewidths=0.4)
-    ax.add_collection3d(collection)
 
-    # equal aspect ratio: the same scale on the three axes
-    lo, hi = np.min(lows, axis=0), np.max(highs, axis=0)
+def set_equal_aspect(ax, lo, hi):
+    """The same scale on the three axes, framing the box [lo, hi]."""
     span = np.maximum(hi - lo, 1e-3 * float(np.max(hi - lo)))
     centre = 0.5 * (lo + hi)
     ax.set_xlim(centre[0] - span[0] / 2, centre[0] + span[0] / 2)
@@ -395,6 +404,19 @@ def draw(scene, time, poses, args):
         ax.set_box_aspect(tuple(span), zoom=1.15)
     except TypeError:  # matplotlib < 3.6 has no zoom
         ax.set_box_aspect(tuple(span))
+
+
+def draw(scene, time, poses, args):
+    """Draws the bodies at their poses into the PNG file args.out."""
+    to_camera = view_direction(args.elev, args.azim)
+    tiles, (lo, hi) = scene_polygons(scene, time, poses, (to_camera, light_direction(to_camera)))
+    width, height = args.size
+    fig = plt.figure(figsize=(width / args.dpi, height / args.dpi), dpi=args.dpi)
+    ax = fig.add_axes([0.0, 0.0, 1.0, 0.94], projection="3d")
+    polygons, face_colours, edge_colours = (list(column) for column in zip(*tiles))
+    ax.add_collection3d(Poly3DCollection(polygons, facecolors=face_colours, edgecolors=edge_colours,
+                                         linewidths=0.4))
+    set_equal_aspect(ax, lo, hi)
     ax.view_init(elev=args.elev, azim=args.azim)
     ax.set_axis_off()
     name = scene.get("name") or os.path.splitext(os.path.basename(args.scene))[0]

@@ -12,21 +12,20 @@
 
 namespace nscd::io::detail {
 
-namespace {
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
   if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
-// a finite number filling the whole cell
 bool parse_number(std::string_view cell, double& x) {
   cell = trim(cell);
   if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
   const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), x);
   return !cell.empty() && ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(x);
 }
+
+namespace {
 
 // the cells of a row, trimmed
 std::vector<std::string> split_row(std::string_view row) {

@@ -19,6 +19,13 @@ struct TimeTable {
   std::vector<double> values;  // same length
 };
 
+/// `text` without the spaces, tabs and carriage returns around it.
+std::string_view trim(std::string_view text);
+
+/// Whether `cell` (spaces around it trimmed, an optional leading '+') is one finite number and
+/// nothing else, such as "-1.5", ".0050" or "2.3E-03"; if so it is stored in `x`.
+bool parse_number(std::string_view cell, double& x);
+
 /// Reads `file`.
 /// @throws nscd::InputError "<file>:<line>: <what>" if the file cannot be read, a row does not
 ///         hold two finite numbers, times do not increase strictly, or there are fewer than 2 rows.

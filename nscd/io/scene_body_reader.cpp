@@ -1,9 +1,11 @@
 #include "nscd/io/scene_body_reader.hpp"
 
 #include "nscd/io/csv_table.hpp"
+#include "nscd/io/peer_at2.hpp"
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 namespace nscd::io {
@@ -105,6 +107,30 @@ Quat read_orientation(const Value& v) {
   return Quat(Eigen::AngleAxisd(axis_angle.at("angle").number(), axis));
 }
 
+// a table motion: a CSV file (time,value) or a PEER NGA .AT2 record, whose quantity is the
+// acceleration (docs/scene_format.md, Tables)
+void read_table(const Value& v, const fs::path& scene_dir, Motion& m) {
+  v.expect_keys({"type", "file", "quantity", "direction", "scale"});
+  // the table file is relative to the scene's folder; its errors carry file:line
+  const Value file = v.at("file");
+  m.file = (scene_dir / file.string()).lexically_normal();
+  const bool at2 = is_peer_at2(m.file);
+  const std::optional<Value> quantity = at2 ? v.find("quantity") : v.at("quantity");
+  m.quantity = quantity ? static_cast<Motion::Quantity>(quantity->one_of({"velocity", "acceleration", "displacement"}))
+                        : Motion::Quantity::Acceleration;
+  if (at2 && m.quantity != Motion::Quantity::Acceleration)
+    quantity->fail_expected("\"acceleration\" or no quantity: a PEER NGA .AT2 file holds accelerations");
+  m.direction = v.at("direction").direction();
+  if (const auto scale = v.find("scale")) m.scale = scale->number();
+  try {
+    TimeTable table = at2 ? read_peer_at2(m.file) : read_time_table(m.file);
+    m.times = std::move(table.times);
+    m.values = std::move(table.values);
+  } catch (const InputError& e) {
+    file.fail(e.what());
+  }
+}
+
 Motion read_motion(const Value& v, const fs::path& scene_dir) {
   // keys of every type first (for suggestions), then those of the given type
   v.expect_keys({"type", "value", "direction", "amplitude", "angular_frequency", "start", "phase",
@@ -124,24 +150,9 @@ Motion read_motion(const Value& v, const fs::path& scene_dir) {
       m.start = v.at("start").non_negative();
       if (const auto phase = v.find("phase")) m.phase = phase->number();
       break;
-    case Motion::Type::Table: {
-      v.expect_keys({"type", "file", "quantity", "direction", "scale"});
-      m.quantity = static_cast<Motion::Quantity>(
-          v.at("quantity").one_of({"velocity", "acceleration", "displacement"}));
-      m.direction = v.at("direction").direction();
-      if (const auto scale = v.find("scale")) m.scale = scale->number();
-      // the table file is relative to the scene's folder; its errors carry file:line
-      const Value file = v.at("file");
-      m.file = (scene_dir / file.string()).lexically_normal();
-      try {
-        TimeTable table = read_time_table(m.file);
-        m.times = std::move(table.times);
-        m.values = std::move(table.values);
-      } catch (const InputError& e) {
-        file.fail(e.what());
-      }
+    case Motion::Type::Table:
+      read_table(v, scene_dir, m);
       break;
-    }
   }
   return m;
 }
