@@ -87,7 +87,7 @@ struct Motion {
   double phase = 0.0;                 // sine [rad]
   Quantity quantity = Quantity::Velocity;  // table
   double scale = 1.0;                 // table
-  std::vector<double> times, values;  // table, strictly increasing times, as read from the CSV
+  std::vector<double> times, values;  // table, strictly increasing times, as read (CSV) or in m/s² (.AT2)
   std::filesystem::path file;         // table file (for messages)
 };
 
