@@ -13,6 +13,7 @@
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_checks.hpp"
 #include "nscd/step/initial_overlaps.hpp"
+#include "nscd/step/energy.hpp"
 #include "nscd/step/stepper.hpp"
 #include "nscd/step/strain_check.hpp"
 

@@ -51,6 +51,13 @@ void fill_jacobian(const contact::ContactPoint& c, const Vec3& r_a, const Vec3& 
 /// Eq. (6) for the material points of two deformable sides (ContactJacobian::point).
 using DeformableBlock = std::function<Eigen::Matrix3d(int point_i, int point_j)>;
 
+/// The generalised velocity [v; ω] of a body, as eq. (1) takes it.
+inline Vec6 body_velocity(const Vec3& v, const Vec3& w) {
+  Vec6 V;
+  V << v, w;
+  return V;
+}
+
 /// Eq. (1).
 inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_a, const Vec6& V_b) {
   return J.G[0] * V_a + J.G[1] * V_b;

@@ -47,28 +47,14 @@
 ///             [Moreau 1988] Unilateral contact and dry friction in finite freedom dynamics;
 ///             [Acary 2013] Projected event-capturing time-stepping schemes ..., CMAME 256.
 
-#include "contact/detection.hpp"
-#include "nscd/step/active_contacts.hpp"
-#include "nscd/step/contact_jacobian.hpp"
-#include "nscd/step/ffr_coupling.hpp"
-#include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/model.hpp"
-#include "nscd/step/position_projection.hpp"
-#include "nscd/step/rigid_dynamics.hpp"
 #include "nscd/step/state.hpp"
-#include "nscd/step/tl_coupling.hpp"
+#include "nscd/step/step_workspace.hpp"
 
 #include <string>
 #include <vector>
 
 namespace nscd {
-
-/// Per-stage wall times [s], accumulated over steps: free_motion is stage 1 (with the free solves
-/// of FFR, TL and linear bodies), detection stage 2, assembly stages 3–4 and the initial
-/// impulses, solve stage 5, update stages 6–7.
-struct StepTimings {
-  double free_motion = 0, detection = 0, assembly = 0, solve = 0, update = 0;
-};
 
 enum class StepStatus { Ok, NonFinite, SolverFailed };
 
@@ -90,29 +76,6 @@ struct StepReport {
   std::string message;           // set when status != Ok: which body or contact went bad
 };
 
-/// Scratch owned by the caller, reused each step; `contacts` is what the last step solved.
-struct StepWorkspace {
-  std::vector<contact::Pose> poses;
-  std::vector<std::uint8_t> movable;
-  std::vector<FreeMotion> free;                 // per body (non-movable: prescribed end velocities)
-  std::vector<contact::ContactPoint> detected;  // stage 2 between shapes, sorted by (a, b, feature)
-  MeshContacts mesh_detected;                   // stage 2 node to surface, sorted alike
-  std::vector<FfrStepData> ffr;                 // per FFR body (BodyModel::ffr_index)
-  std::vector<TlStepData> tl;                   // per TL or linear body (BodyModel::tl_index)
-  std::vector<MeshPoint> mesh_points;           // the mesh sides of the active contacts (ContactJacobian::point)
-  contact::DetectionScratch detection_scratch;  // the broad phase's buffers, reused
-  StepContacts contacts;                        // stages 3–5: the active contacts, the problem, its solution
-  Eigen::VectorXd r0;                           // stage 5's initial impulses
-  std::vector<Vec3> next_x, next_v, next_w;     // end-of-step state before it is committed
-  std::vector<Quat> next_q;
-  std::vector<Eigen::VectorXd> next_psi, next_lambda, next_tl_psi, next_tl_lambda;
-  Eigen::VectorXd gap_end;                      // stage 7: linearised end-of-step gaps, per active contact
-  std::vector<ProjectedRow> projected_rows;     // stage 7: per active contact
-  Eigen::VectorXd P;                            // stage 7: position impulses [kg·m]
-  ProjectionResult projection;                  // stage 7: sweeps of the last step
-  StepTimings timings;
-};
-
 /// The poses of the bodies in `s` and whether each moves under the dynamics (rigid), as
 /// contact::detect_contacts takes them.
 void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,
@@ -121,19 +84,5 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
 /// Advances `s` by one step of length m.step.h. On a non-finite result or a fatal solver failure
 /// `s` is left unchanged (the last finite state) and the report says which body or contact.
 StepReport step(const Model& m, State& s, StepWorkspace& ws);
-
-/// Total kinetic energy [J] and potential energy [J].
-/// Kinetic: rigid bodies ½ m |v|² + ½ ωᵀ J ω; TL and linear bodies ½ λᵀ M λ; FFR bodies the exact
-///   T = ½ ∫ ρ |v + ω × O (X + ψ) + O λ|² dV
-/// of the velocity of [Lozovskiy & Dubois 2016] eq. (8). The finite-element interpolation
-/// X + ψ = Σ N_l (X_l + ψ_l), λ = Σ N_l λ_l with Σ N_l = 1 makes the body-frame velocity
-/// Σ N_l u_l, so T = ½ uᵀ M u exactly, with M the consistent mass ∫ ρ Nᵀ N dV and
-/// u_k = Oᵀ v + Oᵀ ω × (X_k + ψ_k) + λ_k. This needs no assumption on the frame, unlike Remark 2's
-/// split ½ m |v|² + ½ ωᵀ J ω + ½ ∫ ρ |v_D|² dV, v_D = O (λ + Oᵀ ω × ψ) (eq. 9), which holds when
-/// the deformation carries no momentum (eq. 4).
-/// Potential: gravitational −Σ m g·x plus, for FFR and linear bodies, ½ ψᵀ K ψ, for TL bodies
-/// the SVK strain energy.
-double kinetic_energy(const Model& m, const State& s);
-double potential_energy(const Model& m, const State& s);
 
 }  // namespace nscd

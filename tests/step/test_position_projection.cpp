@@ -4,6 +4,8 @@
 
 #include "scene_builder.hpp"
 
+#include "nscd/step/energy.hpp"
+
 #include "contact/detection.hpp"
 
 #include <gtest/gtest.h>

@@ -3,6 +3,8 @@
 
 #include "scene_builder.hpp"
 
+#include "nscd/step/energy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>

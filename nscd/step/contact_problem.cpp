@@ -1,0 +1,243 @@
+#include "nscd/step/contact_problem.hpp"
+
+#include "nscd/core/error.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace nscd {
+namespace {
+
+// calls visit(point, sides) for the detected contacts between shapes and node to surface, in
+// the order of (a, b, feature); sides on rigid, fixed and driven bodies have no material point
+template <class Visit>
+void for_each_detected(const StepWorkspace& ws, Visit&& visit) {
+  const std::array<MeshSide, 2> no_mesh{};
+  auto key = [](const contact::ContactPoint& c) { return std::tie(c.a, c.b, c.feature); };
+  std::size_t i = 0, j = 0;
+  while (i < ws.detected.size() || j < ws.mesh_detected.size()) {
+    if (j == ws.mesh_detected.size() ||
+        (i < ws.detected.size() && key(ws.detected[i]) < key(ws.mesh_detected[j].point))) {
+      visit(ws.detected[i++], no_mesh);
+    } else {
+      visit(ws.mesh_detected[j].point, ws.mesh_detected[j].sides);
+      ++j;
+    }
+  }
+}
+
+// lever arm of side `side` of contact c: O_{i+1} X_α on an FFR body, else p − x
+Vec3 lever_arm(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+               const std::array<MeshSide, 2>& sides, int side) {
+  const int b = side == 0 ? c.a : c.b;
+  switch (m.bodies[b].kind) {
+    case BodyKind::Ffr:
+      return ws.ffr[m.bodies[b].ffr_index].rotation.O * sides[side].X_B;
+    case BodyKind::Rigid:
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
+  return c.p_W - s.x[b];
+}
+
+// eqs. (2)–(3) of contact_jacobian.hpp for contact c at the current rotations (J.point kept)
+void linearize(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+               const std::array<MeshSide, 2>& sides, ContactJacobian& J) {
+  fill_jacobian(c, lever_arm(m, s, ws, c, sides, 0), lever_arm(m, s, ws, c, sides, 1), J);
+  for (int side = 0; side < 2; ++side) {
+    const int b = J.body[side];
+    J.movable[side] = ws.movable[b] != 0;
+    switch (m.bodies[b].kind) {
+      case BodyKind::Rigid:
+      case BodyKind::Ffr:
+        // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
+        J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
+        J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
+        break;
+      case BodyKind::Tl:
+      case BodyKind::Linear:  // nodal unknowns only: W from eq. (6) alone
+        J.G[side].setZero();
+        J.Y[side].setZero();
+        break;
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        J.Y[side].setZero();
+        break;
+    }
+  }
+}
+
+// contact_jacobian.hpp eq. (5) summed over the sides on a mesh: at the start of the step
+// (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
+Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+                          const std::array<MeshSide, 2>& sides, bool at_end) {
+  Vec3 u = Vec3::Zero();
+  for (int side = 0; side < 2; ++side) {
+    const int b = side == 0 ? c.a : c.b;
+    const BodyModel& body = m.bodies[b];
+    const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+    switch (body.kind) {
+      case BodyKind::Ffr: {
+        const FfrStepData& data = ws.ffr[body.ffr_index];
+        const Mat3& O = at_end ? data.rotation.O : data.O_i;
+        u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
+                    : deformable_velocity(sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
+                                          data.mean_lambda_i);
+        break;
+      }
+      case BodyKind::Tl:
+      case BodyKind::Linear:
+        u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
+                                 at_end ? ws.tl[body.tl_index].lambda_free : s.tl_lambda[body.tl_index], Vec3::Zero());
+        break;
+      case BodyKind::Rigid:
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        break;
+    }
+  }
+  return u;
+}
+
+// the material point of side `side` of active contact i, a side on a mesh
+MeshPoint mesh_point(const Model& m, StepWorkspace& ws, int i, int side) {
+  const ActiveContact& contact = ws.contacts.active[i];
+  const int b = side == 0 ? contact.point.a : contact.point.b;
+  switch (m.bodies[b].kind) {
+    case BodyKind::Ffr:
+      return make_ffr_point(m, contact.point, i, side, contact.sides[side], ws.ffr);
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+      return make_tl_point(m, contact.point, i, side, contact.sides[side], ws.tl);
+    case BodyKind::Rigid:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
+  NSCD_DEMAND(has_mesh(m.bodies[b].kind));
+  return {};
+}
+
+// u_free of active contact i at the current rotations, with Newton restitution on approach
+Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int i) {
+  const ActiveContact& contact = ws.contacts.active[i];
+  const contact::ContactPoint& c = contact.point;
+  const ContactJacobian& J = ws.contacts.active.jacobian(i);
+  Vec3 u = contact_velocity(J, body_velocity(ws.free[c.a].v, ws.free[c.a].w), body_velocity(ws.free[c.b].v, ws.free[c.b].w));
+  if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, contact.sides, true);
+  if (contact.gap_row) {
+    // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
+    u[0] += ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
+    return u;
+  }
+  const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
+  u[0] += law.restitution * std::min(contact.u_old[0], 0.0);
+  return u;
+}
+
+// W of the active contacts at the current rotations
+void assemble(const Model& m, StepWorkspace& ws) {
+  const std::vector<MeshPoint>& points = ws.mesh_points;
+  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
+                                            [&points](int p, int q) { return mesh_block(points[p], points[q]); });
+}
+
+// stage 3 for one detected contact: added to the active ones when its predicted gap is below
+// the activation gap, or as a gap row with the projection on and no side on a mesh
+void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::ContactPoint& c,
+              const std::array<MeshSide, 2>& sides) {
+  const double h = m.step.h, theta = m.step.theta;
+  ContactJacobian J;
+  linearize(m, s, ws, c, sides, J);
+  Vec3 u_old = contact_velocity(J, body_velocity(s.v[c.a], s.w[c.a]), body_velocity(s.v[c.b], s.w[c.b]));
+  Vec3 u_free = contact_velocity(J, body_velocity(ws.free[c.a].v, ws.free[c.a].w), body_velocity(ws.free[c.b].v, ws.free[c.b].w));
+  if (m.has_meshes()) {
+    u_old += deformation_velocity(m, s, ws, c, sides, false);
+    u_free += deformation_velocity(m, s, ws, c, sides, true);
+  }
+  const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
+  const bool gap_row = g_pred > m.step.activation_gap;
+  if (gap_row && !(m.step.projection && !has_mesh_side(m, c))) return;
+  NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
+                                                                               // scenes with a missing interaction
+  ws.contacts.active.add({c, sides, u_old, gap_row}, J);
+}
+
+}  // namespace
+
+bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
+  return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
+}
+
+void build_body_form(const Model& m, StepWorkspace& ws) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(18 * static_cast<std::size_t>(m.nb()));
+  for (int b = 0; b < m.nb(); ++b) {
+    Mat3 inertia = Mat3::Identity();
+    double mass = 1.0;
+    if (ws.movable[b] != 0) {
+      inertia = ws.free[b].inv_inertia_W.inverse();
+      mass = m.bodies[b].mass;
+    }
+    for (int k = 0; k < 3; ++k) {
+      entries.emplace_back(6 * b + k, 6 * b + k, mass);
+      for (int l = 0; l < 3; ++l) entries.emplace_back(6 * b + 3 + k, 6 * b + 3 + l, inertia(k, l));
+    }
+  }
+  const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
+  ws.contacts.body_form.M.resize(n, n);
+  ws.contacts.body_form.M.setFromTriplets(entries.begin(), entries.end());
+  entries.clear();
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  for (std::size_t i = 0; i < jacobians.size(); ++i)
+    for (int side = 0; side < 2; ++side) {
+      if (!jacobians[i].movable[side]) continue;
+      const int b = jacobians[i].body[side];
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 6; ++l) entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, jacobians[i].G[side](k, l));
+    }
+  solvers::BodyCoupling& body_form = ws.contacts.body_form;
+  body_form.H.resize(3 * static_cast<Eigen::Index>(jacobians.size()), n);
+  body_form.H.setFromTriplets(entries.begin(), entries.end());
+}
+
+void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
+  ActiveContacts& active = ws.contacts.active;
+  active.clear();
+  ws.mesh_points.clear();
+  for_each_detected(ws, [&](const contact::ContactPoint& c, const std::array<MeshSide, 2>& sides) {
+    activate(m, s, ws, c, sides);
+  });
+  const int nc = active.size();
+  for (int i = 0; m.has_meshes() && i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (active[i].sides[side].on_mesh()) {
+        active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
+        ws.mesh_points.push_back(mesh_point(m, ws, i, side));
+      }
+  active.check(m);
+  solvers::FrictionProblem& problem = ws.contacts.problem;
+  problem.q.resize(3 * nc);
+  problem.mu.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    const contact::ContactPoint& c = active[i].point;
+    problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
+    problem.mu[i] = m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction;
+  }
+  assemble(m, ws);
+}
+
+void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
+  for (MeshPoint& point : ws.mesh_points) orient_ffr_point(ws.ffr, point);
+  ActiveContacts& active = ws.contacts.active;
+  for (int i = 0; i < active.size(); ++i) {
+    linearize(m, s, ws, active[i].point, active[i].sides, active.jacobian(i));
+    ws.contacts.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
+  }
+  assemble(m, ws);
+}
+
+}  // namespace nscd

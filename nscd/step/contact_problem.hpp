@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// Stages 3–4 of a step (stepper.hpp): the active contacts among the detected ones, their
+/// Jacobians, and the problem (W, q, μ) on which stage 5 solves, into ws.contacts.
+///
+/// Activation by the predicted gap at the end of the step,
+///  (1) g_pred = g + h (θ u_n,free + (1 − θ) u_n⁻) ≤ δ  ⇒  active,
+/// else, with the position projection on and no side on a mesh, a gap row
+///  (2) g + h (θ u_n⁺ + (1 − θ) u_n⁻) ≥ 0 ⊥ r_n ≥ 0,  i.e.  q_n = u_n,free + ((1 − θ) u_n⁻ + g/h) / θ;
+/// the others are dropped. The Jacobians are contact_jacobian.hpp eqs. (2)–(3) at the current
+/// rotations (lever arm O_{i+1} X_α for a side on an FFR body, [Lozovskiy & Dubois 2016] eq. 22),
+/// u adds the deformation velocity of eq. (5) on sides on a mesh, and
+///  (3) q = u_free + e min(u_n⁻, 0) e_n   (Newton restitution, not on gap rows),
+///  (4) W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp eq. (4), with eq. (6) between sides on one mesh).
+///
+/// References: [Jean 1999] CMAME 177; [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
+
+#include "nscd/step/model.hpp"
+#include "nscd/step/state.hpp"
+#include "nscd/step/step_workspace.hpp"
+
+namespace nscd {
+
+/// Eqs. (1)–(4) for the contacts detected in ws (ws.detected, ws.mesh_detected), after the free
+/// motion of stage 1; fills ws.contacts.active, ws.mesh_points and ws.contacts.problem.
+void build_problem(const Model& m, const State& s, StepWorkspace& ws);
+
+/// Algorithm 1's outer loop [Lozovskiy & Dubois 2016]: the Jacobians, q and W again at the
+/// rotations of the last Rotator pass (ws.ffr), for the same active contacts.
+void relinearize(const Model& m, const State& s, StepWorkspace& ws);
+
+/// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) into
+/// ws.contacts.body_form: M = blockdiag(m I, J_W), J_W the inverse of the free motion's
+/// R̃ J_B⁻¹ R̃ᵀ (rigid_dynamics.hpp, FreeMotion::inv_inertia_W; identity blocks for the bodies
+/// without unknowns, which no contact touches), and H made of the blocks G of each movable side.
+void build_body_form(const Model& m, StepWorkspace& ws);
+
+/// Whether contact c has a side on an FFR, TL or linear body.
+bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
+
+}  // namespace nscd

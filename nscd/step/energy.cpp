@@ -1,0 +1,74 @@
+#include "nscd/step/energy.hpp"
+
+#include "nscd/step/rigid_dynamics.hpp"
+
+namespace nscd {
+
+namespace {
+
+// ½ uᵀ M u of FFR body b, u_k = Oᵀ v + Oᵀ ω × (X_k + ψ_k) + λ_k its nodal velocities in the body
+// frame (eq. 8)
+double ffr_kinetic_energy(const Model& m, const State& s, int b) {
+  const int i = m.bodies[b].ffr_index;
+  const ffr::FfrBody& f = m.ffr_bodies[i];
+  const Mat3 O_T = s.q[b].toRotationMatrix().transpose();
+  const Vec3 v_B = O_T * s.v[b], w_B = O_T * s.w[b];
+  Eigen::VectorXd u(f.ndof());
+  for (int k = 0; k < f.nn(); ++k)
+    u.segment<3>(3 * k) =
+        v_B + w_B.cross(f.mesh.nodes[k] + s.psi[i].segment<3>(3 * k)) + s.lambda[i].segment<3>(3 * k);
+  return 0.5 * u.dot(f.mass_matrix * u);
+}
+
+}  // namespace
+
+double kinetic_energy(const Model& m, const State& s) {
+  double energy = 0;
+  for (int b = 0; b < m.nb(); ++b) {
+    const BodyModel& body = m.bodies[b];
+    switch (body.kind) {
+      case BodyKind::Rigid:
+        energy += kinetic_energy(body.mass, body.inertia_B, s.q[b], s.v[b], s.w[b]);
+        break;
+      case BodyKind::Ffr:
+        energy += ffr_kinetic_energy(m, s, b);
+        break;
+      case BodyKind::Tl:
+      case BodyKind::Linear: {
+        const Eigen::VectorXd& lambda = s.tl_lambda[body.tl_index];
+        energy += 0.5 * lambda.dot(m.tl_bodies[body.tl_index].fe.mass_matrix * lambda);
+        break;
+      }
+      case BodyKind::Fixed:
+      case BodyKind::Driven:  // no mass
+        break;
+    }
+  }
+  return energy;
+}
+
+double potential_energy(const Model& m, const State& s) {
+  double energy = 0;
+  for (int b = 0; b < m.nb(); ++b) {
+    const BodyModel& body = m.bodies[b];
+    energy -= body.mass * m.step.gravity.dot(s.x[b]);
+    switch (body.kind) {
+      case BodyKind::Ffr: {
+        const Eigen::VectorXd& psi = s.psi[body.ffr_index];
+        energy += 0.5 * psi.dot(m.ffr_bodies[body.ffr_index].stiffness * psi);
+        break;
+      }
+      case BodyKind::Tl:
+      case BodyKind::Linear:
+        energy += ffr::strain_energy(m.tl_bodies[body.tl_index], s.tl_psi[body.tl_index]);
+        break;
+      case BodyKind::Rigid:
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        break;
+    }
+  }
+  return energy;
+}
+
+}  // namespace nscd

@@ -1,0 +1,63 @@
+#include "nscd/step/warm_start.hpp"
+
+#include "solvers/stick_prediction.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace nscd {
+namespace {
+
+// a contact inherits last step's impulse of the nearest contact of the same pair within this
+// fraction of the smaller body's bounding radius
+constexpr double kWarmMatchFraction = 0.05;
+
+// r0 = the stick prediction of the contacts activated by the predicted gap; gap rows start at 0.
+// Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
+// and the other contacts would take huge impulses to balance the pull.
+void stick_start(StepWorkspace& ws) {
+  const int nc = ws.contacts.problem.nc();
+  std::vector<int> activated;  // the sub-problem's contacts, in index order
+  for (int i = 0; i < nc; ++i)
+    if (!ws.contacts.active[i].gap_row) activated.push_back(i);
+  if (static_cast<int>(activated.size()) == nc) {
+    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.contacts.problem)) ws.r0 = std::move(*r);
+    return;
+  }
+  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(ws.contacts.problem, activated));
+  if (!r) return;
+  ws.r0.setZero(3 * nc);
+  for (std::size_t k = 0; k < activated.size(); ++k)
+    ws.r0.segment<3>(3 * activated[k]) = r->segment<3>(3 * static_cast<Eigen::Index>(k));
+}
+
+}  // namespace
+
+void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
+  const int nc = ws.contacts.active.size();
+  ws.r0.setZero(3 * nc);
+  int matched = 0;
+  std::size_t first = 0;  // first remembered contact of the current pair
+  for (int i = 0; i < nc; ++i) {
+    const contact::ContactPoint& c = ws.contacts.active[i].point;
+    const auto pair = std::make_pair(c.a, c.b);
+    while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
+    const Vec3 p_A = s.q[c.a].conjugate() * (c.p_W - s.x[c.a]);
+    double best = kWarmMatchFraction * std::min(m.bodies[c.a].bounding_radius, m.bodies[c.b].bounding_radius);
+    const WarmContact* match = nullptr;
+    for (std::size_t k = first; k < s.warm.size() && s.warm[k].a == c.a && s.warm[k].b == c.b; ++k) {
+      const double distance = (s.warm[k].p_A - p_A).norm();
+      if (distance < best) {
+        best = distance;
+        match = &s.warm[k];
+      }
+    }
+    if (match == nullptr) continue;
+    ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
+    ++matched;
+  }
+  if (2 * matched < nc) stick_start(ws);
+}
+
+}  // namespace nscd
