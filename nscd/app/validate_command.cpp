@@ -40,11 +40,9 @@ int validate_command(const std::filesystem::path& scene_file) {
   // node for TL and linear bodies)
   std::map<std::string, int> by_model;
   long dofs = 0;
-  for (const BodyModel& body : m.bodies) {
-    ++by_model[to_string(body.kind)];
-    if (body.kind == BodyKind::Rigid) dofs += 6;
-    if (body.kind == BodyKind::Ffr) dofs += 6 + m.ffr_bodies[body.ffr_index].ndof();
-    if (is_nodal(body.kind)) dofs += m.tl_bodies[body.tl_index].ndof();
+  for (int b = 0; b < m.nb(); ++b) {
+    ++by_model[to_string(m.bodies[b].kind)];
+    dofs += unknowns(m, b);
   }
   // contacts within the alert distance at t = 0
   std::vector<contact::Pose> poses;

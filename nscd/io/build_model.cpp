@@ -185,20 +185,22 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   return material_index;
 }
 
-// an FFR, TL or linear body's constant matrices, appended to m.ffr_bodies or m.tl_bodies
-void add_finite_element_body(const Scene& scene, const Body& in, const std::string& where, nscd::BodyModel& body,
-                             Model& m) {
+// an FFR, TL or linear body's constant matrices, appended to m.ffr_bodies or m.tl_bodies, and
+// returned
+const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, const std::string& where,
+                                            nscd::BodyModel& body, Model& m) {
   const Material& material = scene.materials.at(in.material);
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
   if (body.kind == BodyKind::Ffr) {
     body.ffr_index = static_cast<int>(m.ffr_bodies.size());
     m.ffr_bodies.push_back(ffr::make_ffr_body(finite_element_mesh(in, where), properties, scene.time.step));
-  } else {
-    body.tl_index = static_cast<int>(m.tl_bodies.size());
-    m.tl_bodies.push_back(
-        ffr::make_tl_body(finite_element_mesh(in, where), properties, scene.time.step, body.kind == BodyKind::Tl));
+    return m.ffr_bodies.back();
   }
+  body.tl_index = static_cast<int>(m.tl_bodies.size());
+  m.tl_bodies.push_back(
+      ffr::make_tl_body(finite_element_mesh(in, where), properties, scene.time.step, body.kind == BodyKind::Tl));
+  return m.tl_bodies.back().fe;
 }
 
 // body i of the scene: its kind, finite-element data, shape in the body frame, mass properties,
@@ -211,7 +213,7 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   body.name = in.name;
   body.kind = in.model;
   body.material = material_index.at(in.material);
-  if (has_mesh(body.kind)) add_finite_element_body(scene, in, where, body, m);
+  const ffr::FfrBody* fe = has_mesh(body.kind) ? &add_finite_element_body(scene, in, where, body, m) : nullptr;
   auto [shape, centroid] = body_shape(in, where);
   if (body.kind == BodyKind::Rigid) {
     const contact::MassProperties props = contact::mass_properties(shape);
@@ -219,10 +221,10 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
     body.mass = density * props.volume;
     body.inertia_B = density * props.inertia;
     body.inv_inertia_B = body.inertia_B.inverse();
-  } else if (has_mesh(body.kind)) {
+  } else if (fe != nullptr) {
     // the floating frame's origin (TL, linear: the frame at t = 0): the centre of mass of the
     // mesh (the shape serves the broad phase and the summary of validate)
-    const ffr::FfrBody& f = body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe;
+    const ffr::FfrBody& f = *fe;
     body.mass = f.mass;
     body.inertia_B = f.inertia_B;
     body.inv_inertia_B = f.inv_inertia_B;
@@ -232,8 +234,8 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
   if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);
   body.bounding_radius = contact::bounding_radius(shape);
-  if (has_mesh(body.kind))
-    for (const Vec3& X : (body.kind == BodyKind::Ffr ? m.ffr_bodies.back() : m.tl_bodies.back().fe).mesh.nodes)
+  if (fe != nullptr)
+    for (const Vec3& X : fe->mesh.nodes)
       body.bounding_radius = std::max(body.bounding_radius, X.norm());
   body.x0 = in.position.value_or(centroid);
   body.q0 = in.orientation;

@@ -59,13 +59,6 @@ BodyScale body_scale(const Model& m, int b) {
   return s;
 }
 
-// the finite-element data of an ffr, tl or linear body, null for the others
-const ffr::FfrBody* finite_element(const Model& m, const nscd::BodyModel& body) {
-  if (body.kind == BodyKind::Ffr) return &m.ffr_bodies[body.ffr_index];
-  if (is_nodal(body.kind)) return &m.tl_bodies[body.tl_index].fe;
-  return nullptr;
-}
-
 // the index of the smallest and of the largest value among bodies[i] with value(i) ≥ 0
 template <class Value>
 std::pair<int, int> extremes(int n, Value value) {
@@ -154,7 +147,7 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   // the highest natural frequencies of the finite-element bodies
   std::vector<std::pair<int, double>> omegas;
   for (int b = 0; b < m.nb(); ++b)
-    if (const ffr::FfrBody* fe = finite_element(m, m.bodies[b])) omegas.emplace_back(b, highest_natural_frequency(*fe));
+    if (const ffr::FfrBody* fe = finite_element_body(m, b)) omegas.emplace_back(b, highest_natural_frequency(*fe));
   if (omegas.empty()) return;
   std::vector<std::string> coarse;
   for (const auto& [b, omega] : omegas) {

@@ -71,16 +71,14 @@ std::optional<contact::SurfaceProjection> project(const Master& master, std::spa
 // slave points of body b
 std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, const std::vector<Vec3>* nodes_W) {
   std::vector<SlavePoint> points;
-  const BodyModel& body = m.bodies[b];
-  if (has_mesh(body.kind)) {
-    const ffr::FfrBody& f = finite_element_body(m, b);
-    for (const int k : f.surface.nodes) {
+  if (const ffr::FfrBody* f = finite_element_body(m, b)) {
+    for (const int k : f->surface.nodes) {
       SlavePoint p;
       p.index = k;
       p.p_W = (*nodes_W)[k];
       p.side.nodes = {k, -1, -1};
       p.side.weights = Vec3(1, 0, 0);
-      p.side.X_B = f.mesh.nodes[k];
+      p.side.X_B = f->mesh.nodes[k];
       points.push_back(p);
     }
   } else if (const auto* sphere = std::get_if<contact::Sphere>(&m.shapes[b])) {
@@ -148,11 +146,6 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
 }
 
 }  // namespace
-
-const ffr::FfrBody& finite_element_body(const Model& m, int b) {
-  const BodyModel& body = m.bodies[b];
-  return body.kind == BodyKind::Ffr ? m.ffr_bodies[body.ffr_index] : m.tl_bodies[body.tl_index].fe;
-}
 
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
   const BodyModel& body = m.bodies[b];

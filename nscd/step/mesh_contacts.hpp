@@ -53,9 +53,6 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
 /// World positions of the nodes of FE body b: x + O (X + ψ) (FFR), x₀ + R(q₀) (X + ψ) (TL, linear).
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out);
 
-/// The mesh and constant matrices of FE body b (for TL and linear bodies, TlBody::fe).
-const ffr::FfrBody& finite_element_body(const Model& m, int b);
-
 /// Every node-to-surface contact with gap ≤ alert_distance [m] between an FE body and any
 /// other body (pairs of two non-moving bodies never involve an FE body).
 void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out);

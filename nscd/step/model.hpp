@@ -83,6 +83,16 @@ struct StepParameters {
   bool projection = true;         // the position projection after each step (position_projection.hpp)
 };
 
+struct Model;
+
+/// The mesh and finite-element constants of body b: Model::ffr_bodies[ffr_index] for an FFR body,
+/// Model::tl_bodies[tl_index].fe for a TL or linear body, null for the other kinds.
+const ffr::FfrBody* finite_element_body(const Model& m, int b);
+
+/// The number of unknowns of body b: 6 (rigid), 6 + 3 × nodes (FFR), 3 × nodes (TL, linear),
+/// 0 (fixed, driven).
+long unknowns(const Model& m, int b);
+
 struct Model {
   std::string name;
   std::vector<BodyModel> bodies;
