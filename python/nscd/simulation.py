@@ -37,7 +37,7 @@ class Simulation(_core.Simulation):
         if restart is not None:
             self.restore(os.fspath(restart))
         if output is not None:
-            self.open_output(os.fspath(output), overwrite)
+            self.open_output(os.fspath(output), overwrite, restart is not None)
 
     def run(self, until=None, callback=None):
         """Steps until time `until` (default: the scene's duration), calling callback(self) after

@@ -1,3 +1,4 @@
+#include "nscd/core/error.hpp"
 #include "nscd/io/output_frames.hpp"
 #include "python/src/bindings.hpp"
 
@@ -46,7 +47,7 @@ py::array vec3_copy(const std::vector<Vec3>& v) {
   py::array_t<double> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
   for (std::size_t i = 0; i < v.size(); ++i)
     for (int k = 0; k < 3; ++k) a.mutable_at(i, k) = v[i][k];
-  return std::move(a);
+  return a;
 }
 
 // the bodies' meshes in the current configuration, as the output's bodies_NNNNNN.vtu holds them

@@ -65,7 +65,8 @@ void Simulation::run_to(long last_step) {
   while (m_state.step < last_step) step();
 }
 
-void Simulation::open_output(const std::filesystem::path& dir, bool overwrite) {
+void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, bool resume) {
+  NSCD_THROW_UNLESS(!resume || m_restored_output, "{}: no checkpoint restored whose output to continue", dir.string());
   if (m_output) m_output->close(m_state, m_report, m_non_converged);
   nlohmann::json header = {{"version", NSCD_VERSION},
                            {"scene", m_options.file.string()},
@@ -75,8 +76,8 @@ void Simulation::open_output(const std::filesystem::path& dir, bool overwrite) {
                            {"model_override", m_options.model ? nlohmann::json(*m_options.model) : nlohmann::json()},
                            {"time_step", m_model.step.h},
                            {"status", "running"}};
-  const io::OutputPosition* resume = m_restored_output ? &*m_restored_output : nullptr;
-  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, resume, std::move(header));
+  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, resume ? &*m_restored_output : nullptr,
+                                                std::move(header));
   m_restored_output.reset();
 }
 
@@ -86,7 +87,7 @@ void Simulation::close_output() {
 }
 
 void Simulation::write_checkpoint(const std::filesystem::path& file) const {
-  io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{};
+  io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{{m_state.t}};
   io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_non_converged});
 }
 

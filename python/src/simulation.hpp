@@ -6,6 +6,7 @@
 /// nor comes from any other simulation. Output as `nscd run` writes it is opt-in
 /// (simulation_output.hpp); checkpoints are those of `nscd run` (nscd/io/checkpoint.hpp).
 
+#include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
@@ -47,13 +48,17 @@ class Simulation {
   /// Steps until the step index reaches `last_step`.
   void run_to(long last_step);
 
-  /// Starts writing the output of `nscd run` to `dir` (docs/output.md) from the current state;
-  /// a simulation restored from a checkpoint continues that checkpoint's output in `dir`.
-  void open_output(const std::filesystem::path& dir, bool overwrite);
+  /// Starts writing the output of `nscd run` to `dir` (docs/output.md) from the current state,
+  /// or, with `resume`, continues in `dir` the output of the run the restored checkpoint was
+  /// written by, from where the checkpoint says it stood.
+  /// @throws nscd::InputError when `dir` holds an earlier run's output (without `overwrite`), or,
+  ///         with `resume`, when no checkpoint was restored or `dir` lacks that output.
+  void open_output(const std::filesystem::path& dir, bool overwrite, bool resume);
   /// Flushes the output and records the end of the run in run.json; no-op without output.
   void close_output();
 
-  /// Writes the whole state (and where the output stands) to `file`.
+  /// Writes the whole state (and where the output stands) to `file`; without output, as an
+  /// output of one time (the current one) and empty files.
   void write_checkpoint(const std::filesystem::path& file) const;
   /// Continues from a checkpoint of a run of the same scene text.
   /// @throws nscd::InputError naming the file when it is not one.

@@ -26,8 +26,9 @@ SimulationClass bind_simulation(py::module_& m) {
   }, "Makes one step; raises SimulationError when it fails (the state stays the last finite one).");
   c.def("run_to", &Simulation::run_to, py::arg("last_step"), py::call_guard<py::gil_scoped_release>(),
         "Steps until the step index reaches last_step.");
-  c.def("open_output", &Simulation::open_output, py::arg("dir"), py::arg("overwrite"),
-        py::call_guard<py::gil_scoped_release>());
+  c.def("open_output", &Simulation::open_output, py::arg("dir"), py::arg("overwrite") = false,
+        py::arg("resume") = false, py::call_guard<py::gil_scoped_release>(),
+        "Starts writing the output of `nscd run` to dir (resume: continues the restored checkpoint's).");
   c.def("close_output", &Simulation::close_output, py::call_guard<py::gil_scoped_release>());
   c.def("checkpoint", &Simulation::write_checkpoint, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Writes the whole state to an HDF5 checkpoint file, as `nscd run --checkpoint-interval` does.");

@@ -89,3 +89,16 @@ def test_output_directory_of_an_earlier_run_is_refused(tmp_path):
     with pytest.raises(nscd.InputError, match=str(tmp_path)):
         nscd.Simulation(incline_scene(), output=tmp_path)
     nscd.Simulation(incline_scene(), output=tmp_path, overwrite=True).close_output()
+
+
+def test_restart_from_a_checkpoint_of_nscd_run_continues_its_output(tmp_path, nscd_bin):
+    path = tmp_path / "incline.json"
+    nscd.Scene.from_dict(incline_scene(duration=0.2)).save(path)
+    assert run_cli(nscd_bin, "run", path, "--out", tmp_path / "whole", "--quiet")[0] == 0
+    assert run_cli(nscd_bin, "run", path, "--out", tmp_path / "part", "--checkpoint-interval", 0.1, "--quiet")[0] == 0
+    checkpoint = sorted((tmp_path / "part").glob("checkpoint_*.h5"))[0]
+    with nscd.Simulation(path, restart=checkpoint, output=tmp_path / "part") as sim:
+        assert sim.step_index == 100
+        sim.run()
+    for name in ("bodies.csv", "probes.csv"):
+        assert filecmp.cmp(tmp_path / "whole" / name, tmp_path / "part" / name, shallow=False), name
