@@ -6,6 +6,7 @@
 #include "nscd/io/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "python/src/simulation_output.hpp"
+#include "python/src/thread_arenas.hpp"
 
 #include <tbb/info.h>
 
@@ -38,8 +39,7 @@ Simulation::Simulation(SimulationOptions options)
       m_scene(read_overridden_scene(m_options)),
       m_model(io::build_model(m_scene)),
       m_state(io::initial_state(m_model, m_scene)),
-      m_threads(thread_count(m_options.threads)),
-      m_arena(m_threads) {
+      m_threads(thread_count(m_options.threads)) {
   check_initial_overlaps(m_model, m_state, m_scene.file.string());
 }
 
@@ -49,7 +49,7 @@ Simulation::~Simulation() {
 
 const StepReport& Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
-  m_arena.execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
+  arena_for(m_threads).execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
   if (m_report.status != StepStatus::Ok) {
     if (m_output) m_output->close(m_state, m_report, m_non_converged);
     throw Error(m_report.message);

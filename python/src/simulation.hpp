@@ -2,8 +2,8 @@
 /// @file The simulation of the Python module (docs/python.md): a scene read and overridden as
 /// `nscd run` reads it (nscd/io/scene.hpp, nscd/app/scene_overrides.hpp), its Model and State
 /// (nscd/io/build_model.hpp), stepped by nscd::step (nscd/step/stepper.hpp, one Moreau–Jean step
-/// [Jean 1999]) inside a TBB task arena of its own, so that its thread count neither leaks into
-/// nor comes from any other simulation. Output as `nscd run` writes it is opt-in
+/// [Jean 1999]) inside the TBB task arena of its thread count (thread_arenas.hpp), so that its
+/// thread count neither leaks into nor comes from any other simulation. Output as `nscd run` writes it is opt-in
 /// (simulation_output.hpp); checkpoints are those of `nscd run` (nscd/io/checkpoint.hpp).
 
 #include "nscd/io/output_writer.hpp"
@@ -11,8 +11,6 @@
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
-
-#include <tbb/task_arena.h>
 
 #include <filesystem>
 #include <memory>
@@ -40,7 +38,7 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  /// One step inside the simulation's arena; writes the output of the step when it is on.
+  /// One step inside the arena of its thread count; writes the output of the step when it is on.
   /// @throws nscd::Error with the step's message when it fails (non-finite state, or a solver
   ///         failure the scene declares fatal); the state is then the last finite one.
   const StepReport& step();
@@ -80,7 +78,6 @@ class Simulation {
   StepWorkspace m_ws;
   StepReport m_report;
   int m_threads = 1;
-  tbb::task_arena m_arena;
   long m_non_converged = 0;  // steps whose contact solver stopped short
   std::optional<io::OutputPosition> m_restored_output;  // of the checkpoint restored, if any
   std::unique_ptr<SimulationOutput> m_output;
