@@ -7,7 +7,7 @@ open box), built in Python with fewer grains. The simulation is stepped in Pytho
 The plot (pour.png, when matplotlib is installed) shows the kinetic energy and the mean height over
 time, and the final pile seen from the side, coloured by height.
 
-  PYTHONPATH=build/python python3 examples/granular_pour.py [--count 200] [--duration 1] [--out pour.png]
+  PYTHONPATH=build/python python3 examples/granular_pour.py [--count 300] [--duration 1] [--out pour.png]
 """
 
 import argparse
@@ -53,7 +53,7 @@ def plot(times, energies, heights, final, out):
     height_axis.plot(times, heights.mean(axis=1))
     height_axis.set(xlabel="time [s]", ylabel="mean height [m]", title="mean height of the spheres")
     points = side.scatter(final[:, 0], final[:, 2], c=final[:, 2], s=12, cmap="viridis")
-    side.set(xlabel="x [m]", ylabel="z [m]", title="final pile (side view)", aspect="equal")
+    side.set(xlabel="x [m]", ylabel="z [m]", title="final pile (side view)")
     fig.colorbar(points, ax=side, label="z [m]")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
@@ -62,7 +62,7 @@ def plot(times, energies, heights, final, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=200, help="spheres")
+    parser.add_argument("--count", type=int, default=300, help="spheres")
     parser.add_argument("--duration", type=float, default=1.0, help="simulated time [s]")
     parser.add_argument("--every", type=int, default=10, help="steps between records")
     parser.add_argument("--threads", type=int, default=None)

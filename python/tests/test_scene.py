@@ -71,3 +71,22 @@ def test_numpy_values_are_written_as_json():
     d = incline_scene()
     d["gravity"] = np.array([0.0, 0.0, -9.81])
     assert json.loads(nscd.Scene.from_dict(d).text())["gravity"] == [0.0, 0.0, -9.81]
+
+
+@pytest.mark.parametrize("name", ["default", "arch", "pile_rocks", "stack10", "incline", "sphere_bounce",
+                                  "wall_shaking_table", "ffr_rotating_cuboid", "ffr_three_blocks"])
+def test_every_scene_of_the_repository_round_trips_through_a_dict(name):
+    scene = nscd.Scene.load(f"{ROOT}/scenes/{name}.json")
+    again = nscd.Scene.from_dict(scene.to_dict(), path=scene.path)  # checked as the dict's JSON
+    assert again.to_dict() == scene.to_dict()
+
+
+@pytest.mark.parametrize("scene, model", [("wall_shaking_table", None), ("ffr_three_blocks", "ffr"),
+                                          ("ffr_three_blocks", "tl"), ("ffr_three_blocks", "linear"),
+                                          ("ffr_three_blocks", "rigid")])
+def test_every_body_model_steps(scene, model):
+    sim = nscd.Simulation(f"{ROOT}/scenes/{scene}.json", model=model)
+    sim.step()
+    assert sim.step_index == 1 and sim.time == sim.time_step
+    kinds = set(sim.body_models)
+    assert (model or "driven") in kinds

@@ -102,3 +102,22 @@ def test_restart_from_a_checkpoint_of_nscd_run_continues_its_output(tmp_path, ns
         sim.run()
     for name in ("bodies.csv", "probes.csv"):
         assert filecmp.cmp(tmp_path / "whole" / name, tmp_path / "part" / name, shallow=False), name
+
+
+def test_steps_release_the_gil():
+    import threading
+    import time
+    sim = nscd.Simulation(stack_scene(duration=2.0))
+    entering = threading.Event()
+
+    def work():
+        entering.set()
+        sim.run()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    entering.wait()
+    time.sleep(0.05)  # the worker is in the run: this thread gets the GIL back only if the run let it go
+    assert worker.is_alive(), "the run held the GIL to its end"
+    worker.join()
+    assert sim.step_index == sim.n_steps
