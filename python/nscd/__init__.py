@@ -17,5 +17,7 @@ from .problems import read_fclib, solve
 from .scene import Scene
 from .simulation import Simulation
 
+InputError.__module__ = SimulationError.__module__ = "nscd"  # as raised: nscd.InputError
+
 __all__ = ["InputError", "SimulationError", "Scene", "Simulation", "solve", "read_fclib", "read_output",
            "RunOutput", "__version__"]

@@ -80,5 +80,6 @@ def read_output(directory, pandas=True):
         with open(run_path, encoding="utf-8") as f:
             run = json.load(f)
     pvd, frames = _read_frames(directory)
-    tables = {name: _read_csv(os.path.join(directory, name + ".csv"), pandas) for name in ("history", "bodies", "probes")}
+    tables = {name: _read_csv(os.path.join(directory, name + ".csv"), pandas)
+              for name in ("history", "bodies", "probes")}
     return RunOutput(directory, tables["history"], tables["bodies"], tables["probes"], run, frames, pvd)

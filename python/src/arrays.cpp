@@ -87,7 +87,8 @@ void bind_arrays(SimulationClass& c) {
   }, "(nb, 3) centres of mass [m]: a read-only view, valid until the next step.");
   c.def_property_readonly("orientations", [](py::object self) {
     const std::vector<Quat>& q = self.cast<const Simulation&>().state().q;
-    return view(q.empty() ? nullptr : q.front().coeffs().data(), static_cast<py::ssize_t>(q.size()), 4, sizeof(Quat), self);
+    const double* data = q.empty() ? nullptr : q.front().coeffs().data();
+    return view(data, static_cast<py::ssize_t>(q.size()), 4, sizeof(Quat), self);
   }, "(nb, 4) unit quaternions q_WB in the order (x, y, z, w): a read-only view, valid until the next step.");
   c.def_property_readonly("velocities", [](py::object self) {
     return vec3_view(self.cast<const Simulation&>().state().v, self);
@@ -102,10 +103,13 @@ void bind_arrays(SimulationClass& c) {
     return nodal(self.cast<const Simulation&>(), body, true, self);
   }, py::arg("body"), "(n, 3) nodal velocities of an ffr, tl or linear body, body frame [m/s]: a read-only view.");
   c.def_property_readonly("kinetic_energy", [](const Simulation& s) { return kinetic_energy(s.model(), s.state()); });
-  c.def_property_readonly("potential_energy", [](const Simulation& s) { return potential_energy(s.model(), s.state()); });
+  c.def_property_readonly("potential_energy",
+                          [](const Simulation& s) { return potential_energy(s.model(), s.state()); });
   c.def_property_readonly("last_step", [](const Simulation& s) { return last_step(s.last_report()); },
                           "Statistics of the last step (a new dict).");
-  c.def("mesh", &mesh, "The bodies' meshes with their point and cell fields, von Mises stress included (copies).");
+  c.def("mesh", &mesh,
+        "The meshes of the bodies that are not fixed, with their point and cell fields, von Mises stress "
+        "included (copies).");
 }
 
 }  // namespace nscd::python

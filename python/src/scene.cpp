@@ -9,7 +9,9 @@ namespace nscd::python {
 void bind_scene(py::module_& m) {
   m.def(
       "check_scene",
-      [](std::string text, const std::filesystem::path& file) { io::build_model(io::read_scene_text(std::move(text), file)); },
+      [](std::string text, const std::filesystem::path& file) {
+        io::build_model(io::read_scene_text(std::move(text), file));
+      },
       py::arg("text"), py::arg("file"),
       "Reads, validates and builds the scene text as if it were the file `file`; raises InputError.");
   m.def(

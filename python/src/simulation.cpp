@@ -2,6 +2,7 @@
 
 #include "nscd/app/scene_overrides.hpp"
 #include "nscd/core/error.hpp"
+#include "nscd/core/logger.hpp"
 #include "nscd/io/build_model.hpp"
 #include "nscd/io/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
@@ -44,7 +45,11 @@ Simulation::Simulation(SimulationOptions options)
 }
 
 Simulation::~Simulation() {
-  if (m_output) m_output->close(m_state, m_report, m_non_converged);
+  try {
+    close_output();
+  } catch (const std::exception& e) {  // a destructor cannot raise: said, not lost
+    logger().error("{}", e.what());
+  }
 }
 
 const StepReport& Simulation::step() {
@@ -76,8 +81,8 @@ void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, b
                            {"model_override", m_options.model ? nlohmann::json(*m_options.model) : nlohmann::json()},
                            {"time_step", m_model.step.h},
                            {"status", "running"}};
-  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, resume ? &*m_restored_output : nullptr,
-                                                std::move(header));
+  const io::OutputPosition* position = resume ? &*m_restored_output : nullptr;
+  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, position, std::move(header));
   m_restored_output.reset();
 }
 

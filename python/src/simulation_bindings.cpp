@@ -9,7 +9,8 @@ namespace {
 std::unique_ptr<Simulation> make_simulation(std::string text, std::filesystem::path file, std::string sha256,
                                             std::optional<int> threads, std::optional<std::string> model,
                                             std::optional<std::string> solver) {
-  SimulationOptions o{std::move(text), std::move(file), std::move(sha256), threads, std::move(model), std::move(solver)};
+  SimulationOptions o{std::move(text), std::move(file), std::move(sha256),
+                      threads, std::move(model), std::move(solver)};
   py::gil_scoped_release release;  // building large scenes (meshes, factorisations) takes a while
   return std::make_unique<Simulation>(std::move(o));
 }

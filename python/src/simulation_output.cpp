@@ -36,7 +36,8 @@ SimulationOutput::SimulationOutput(const std::filesystem::path& dir, bool overwr
   m_out.write_run_json(m_run);
   if (resume) return;
   const auto is_fixed = [](const BodyModel& b) { return b.kind == BodyKind::Fixed; };
-  if (std::any_of(m.bodies.begin(), m.bodies.end(), is_fixed)) m_out.write_fixed_bodies(io::body_mesh_frame(m, s, true));
+  if (std::any_of(m.bodies.begin(), m.bodies.end(), is_fixed))
+    m_out.write_fixed_bodies(io::body_mesh_frame(m, s, true));
   write_frame(m_out, m, s, io::ContactFrame{});
 }
 
