@@ -33,10 +33,11 @@ class Scene:
         self._file_text = None  # the file's text while data is unchanged since load()
 
     @classmethod
-    def load(cls, path):
-        """Reads and validates a scene file."""
+    def load(cls, path, validate=True):
+        """Reads a scene file and validates it as `nscd validate` does (without `validate`, only
+        reads it: a Simulation checks what the reader alone cannot)."""
         path = os.fspath(path)
-        _core.check_scene_file(path)
+        _core.check_scene_file(path, validate)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         scene = cls(json.loads(text), path)

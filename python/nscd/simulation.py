@@ -27,7 +27,7 @@ class Simulation(_core.Simulation):
 
     def __init__(self, scene, threads=None, model=None, solver=None, output=None, overwrite=False, restart=None):
         if isinstance(scene, (str, os.PathLike)):
-            scene = Scene.load(scene)
+            scene = Scene.load(scene, validate=False)  # built once, below
         elif isinstance(scene, dict):
             scene = Scene(scene)
         elif not isinstance(scene, Scene):

@@ -10,13 +10,21 @@ void bind_scene(py::module_& m) {
   m.def(
       "check_scene",
       [](std::string text, const std::filesystem::path& file) {
+        py::gil_scoped_release release;
         io::build_model(io::read_scene_text(std::move(text), file));
       },
       py::arg("text"), py::arg("file"),
-      "Reads, validates and builds the scene text as if it were the file `file`; raises InputError.");
+      "Reads and builds the scene text as if it were the file `file`, as `nscd validate` checks a scene; "
+      "raises InputError.");
   m.def(
-      "check_scene_file", [](const std::filesystem::path& file) { io::build_model(io::read_scene(file)); },
-      py::arg("file"), "Reads, validates and builds the scene file; raises InputError.");
+      "check_scene_file",
+      [](const std::filesystem::path& file, bool build) {
+        py::gil_scoped_release release;
+        const io::Scene scene = io::read_scene(file);
+        if (build) io::build_model(scene);
+      },
+      py::arg("file"), py::arg("build"),
+      "Reads the scene file, and with `build` builds it as `nscd validate` does; raises InputError.");
 }
 
 }  // namespace nscd::python
