@@ -102,8 +102,9 @@ void Simulation::restore(const std::filesystem::path& file) {
                     "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
                     file.string(), c.scene_sha256, m_options.file.string(), m_options.sha256);
   close_output();
-  m_state = c.state;  // copied into the existing buffers: NumPy views of the state stay valid
-  m_ws = StepWorkspace{};  // as a restarted `nscd run`, which starts with a new workspace
+  // copied into the existing buffers, and the workspace kept (the step uses it as scratch only):
+  // the memory that NumPy views taken earlier point to stays allocated
+  m_state = c.state;
   m_non_converged = c.non_converged;
   m_restored_output = std::move(c.output);
   m_report = StepReport{};

@@ -48,6 +48,12 @@ def test_checkpoint_restart_continues_exactly(tmp_path):
     assert np.array_equal(sim.positions, restarted.positions)
     assert np.array_equal(sim.orientations, restarted.orientations)
     assert np.array_equal(sim.velocities, restarted.velocities)
+    # a simulation that goes back to its own checkpoint, its workspace used
+    final = sim.positions.copy()
+    sim.restore(tmp_path / "c.h5")
+    assert sim.step_index == 100
+    sim.run()
+    assert np.array_equal(sim.positions, final)
 
 
 def test_checkpoint_of_another_scene_is_refused(tmp_path):
