@@ -134,7 +134,14 @@ Document::Document(std::filesystem::path file) : m_file(std::move(file)) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   m_text = buffer.str();
+  parse();
+}
 
+Document::Document(std::string text, std::filesystem::path file) : m_file(std::move(file)), m_text(std::move(text)) {
+  parse();
+}
+
+void Document::parse() {
   // parse; a syntax error names line and column
   DomBuilder builder(m_json);
   if (!json::sax_parse(m_text, &builder)) {

@@ -45,6 +45,8 @@ class Document {
   /// @throws nscd::InputError if the file cannot be read, on a syntax error (with line and
   ///         column), on a duplicated key or on nesting deeper than 256 levels.
   explicit Document(std::filesystem::path file);
+  /// Parses `text` as if read from `file`, which the messages name.
+  Document(std::string text, std::filesystem::path file);
 
   Value root() const;
   const std::filesystem::path& file() const { return m_file; }
@@ -57,6 +59,8 @@ class Document {
   std::string location(const std::string& path) const;
   /// Line and column (1-based, columns in characters) of a byte offset.
   std::pair<int, int> line_column(std::size_t offset) const;
+  /// Parses m_text into m_json and indexes it.
+  void parse();
   void index_value(std::size_t& pos, const std::string& path, int depth);
 
   std::filesystem::path m_file;

@@ -140,4 +140,10 @@ struct Scene {
 ///         line and column where known, and what was expected.
 Scene read_scene(const std::filesystem::path& file);
 
+/// Reads and validates the scene file text `text` as if it were the content of `file`: the
+/// messages name `file`, its folder resolves relative mesh and table files, its stem is the
+/// default name (the Python module's scenes built as dictionaries).
+/// @throws nscd::InputError as read_scene.
+Scene read_scene_text(std::string text, const std::filesystem::path& file);
+
 }  // namespace nscd::io

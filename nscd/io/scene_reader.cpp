@@ -233,10 +233,9 @@ void check_interactions(const Value& root, const Scene& scene) {
   }
 }
 
-}  // namespace
-
-Scene read_scene(const fs::path& file) {
-  const detail::Document doc(file);
+// the scene of a parsed document; its file name gives the default name and the folder of meshes
+Scene read_scene_document(const detail::Document& doc) {
+  const fs::path& file = doc.file();
   const Value root = doc.root();
   root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection", "ffr",
                     "materials", "interactions", "bodies", "probes", "output"});
@@ -283,6 +282,14 @@ Scene read_scene(const fs::path& file) {
 
   check_interactions(root, scene);
   return scene;
+}
+
+}  // namespace
+
+Scene read_scene(const fs::path& file) { return read_scene_document(detail::Document(file)); }
+
+Scene read_scene_text(std::string text, const fs::path& file) {
+  return read_scene_document(detail::Document(std::move(text), file));
 }
 
 }  // namespace nscd::io

@@ -1,5 +1,6 @@
 // read_scene(): a scene with every field, defaults, one test per kind of
-// malformed input (each message must name the JSON path), and every scene in scenes/.
+// malformed input (each message must name the JSON path), and every scene in scenes/;
+// read_scene_text(), the same reader on a text standing for a file.
 
 #include "nscd/core/error.hpp"
 #include "nscd/io/scene.hpp"
@@ -434,6 +435,30 @@ TEST(SceneFiles, EveryShippedSceneReads) {
     ++count;
   }
   EXPECT_GE(count, 7);
+}
+
+// read_scene_text(): the text of a file read as that file, mesh folder and default name included
+TEST(SceneText, ReadsAsTheFileItStandsFor) {
+  const fs::path file = fs::path(NSCD_SOURCE_DIR) / "scenes" / "ffr_three_blocks.json";
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Scene from_file = read_scene(file);
+  const Scene from_text = read_scene_text(text, file);
+  EXPECT_EQ(from_text.file, file);
+  EXPECT_EQ(from_text.name, from_file.name);
+  ASSERT_EQ(from_text.bodies.size(), from_file.bodies.size());
+  for (std::size_t i = 0; i < from_file.bodies.size(); ++i)
+    EXPECT_EQ(from_text.bodies[i].name, from_file.bodies[i].name);
+  EXPECT_EQ(read_scene_text(R"({"time": {"step": 1, "duration": 1}, "materials": {"m": {"density": 1}},
+                              "bodies": [{"name": "b", "model": "fixed", "material": "m", "shape": {"sphere": 1}}]})",
+                            "folder/my_scene.json").name, "my_scene");
+  try {
+    read_scene_text("{\n  \"time\": 1\n}", "folder/my_scene.json");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_HAS(std::string(e.what()), "folder/my_scene.json: time: expected");
+    EXPECT_HAS(std::string(e.what()), "(line 2, column 3)");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,113 @@
+#include "python/src/simulation.hpp"
+
+#include "nscd/app/scene_overrides.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/core/logger.hpp"
+#include "nscd/io/build_model.hpp"
+#include "nscd/io/checkpoint.hpp"
+#include "nscd/step/initial_overlaps.hpp"
+#include "python/src/simulation_output.hpp"
+#include "python/src/thread_arenas.hpp"
+
+#include <tbb/info.h>
+
+#include <chrono>
+#include <utility>
+
+namespace nscd::python {
+namespace {
+
+io::Scene read_overridden_scene(const SimulationOptions& o) {
+  io::Scene scene = io::read_scene_text(o.text, o.file);
+  app::RunOptions run;
+  run.scene = o.file;
+  run.model = o.model;
+  run.solver = o.solver;
+  app::apply_overrides(run, scene);
+  return scene;
+}
+
+int thread_count(const std::optional<int>& threads) {
+  NSCD_THROW_UNLESS(!threads || *threads > 0, "threads={}: expected a positive count, or None for all cores",
+                    threads.value_or(0));
+  return threads ? *threads : tbb::info::default_concurrency();
+}
+
+}  // namespace
+
+Simulation::Simulation(SimulationOptions options)
+    : m_options(std::move(options)),
+      m_scene(read_overridden_scene(m_options)),
+      m_model(io::build_model(m_scene)),
+      m_state(io::initial_state(m_model, m_scene)),
+      m_threads(thread_count(m_options.threads)) {
+  check_initial_overlaps(m_model, m_state, m_scene.file.string());
+}
+
+Simulation::~Simulation() {
+  try {
+    close_output();
+  } catch (const std::exception& e) {  // a destructor cannot raise: said, not lost
+    logger().error("{}", e.what());
+  }
+}
+
+const StepReport& Simulation::step() {
+  const auto start = std::chrono::steady_clock::now();
+  arena_for(m_threads).execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
+  if (m_report.status != StepStatus::Ok) {
+    if (m_output) m_output->close(m_state, m_report, m_non_converged);
+    throw Error(m_report.message);
+  }
+  if (m_report.solver_status != solvers::SolverStatus::Converged) ++m_non_converged;
+  if (m_output)
+    m_output->after_step(m_model, m_state, m_ws.contacts, m_report,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return m_report;
+}
+
+void Simulation::run_to(long last_step) {
+  while (m_state.step < last_step) step();
+}
+
+void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, bool resume) {
+  NSCD_THROW_UNLESS(!resume || m_restored_output, "{}: no checkpoint restored whose output to continue", dir.string());
+  if (m_output) m_output->close(m_state, m_report, m_non_converged);
+  nlohmann::json header = {{"version", NSCD_VERSION},
+                           {"scene", m_options.file.string()},
+                           {"scene_sha256", m_options.sha256},
+                           {"threads", m_threads},
+                           {"solver", m_scene.solver.type},
+                           {"model_override", m_options.model ? nlohmann::json(*m_options.model) : nlohmann::json()},
+                           {"time_step", m_model.step.h},
+                           {"status", "running"}};
+  const io::OutputPosition* position = resume ? &*m_restored_output : nullptr;
+  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, position, std::move(header));
+  m_restored_output.reset();
+}
+
+void Simulation::close_output() {
+  if (m_output) m_output->close(m_state, m_report, m_non_converged);
+  m_output.reset();
+}
+
+void Simulation::write_checkpoint(const std::filesystem::path& file) const {
+  io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{{m_state.t}};
+  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_non_converged});
+}
+
+void Simulation::restore(const std::filesystem::path& file) {
+  io::Checkpoint c = io::read_checkpoint(file, m_model);
+  NSCD_THROW_UNLESS(c.scene_sha256 == m_options.sha256,
+                    "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
+                    file.string(), c.scene_sha256, m_options.file.string(), m_options.sha256);
+  close_output();
+  // copied into the existing buffers, and the workspace kept (the step uses it as scratch only):
+  // the memory that NumPy views taken earlier point to stays allocated
+  m_state = c.state;
+  m_non_converged = c.non_converged;
+  m_restored_output = std::move(c.output);
+  m_report = StepReport{};
+}
+
+}  // namespace nscd::python
