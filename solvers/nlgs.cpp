@@ -82,8 +82,8 @@ void check_nlgs(const FrictionProblem& p, const NlgsOptions& options) {
                     nc, p.q.size(), p.mu.size());
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
-  NSCD_THROW_UNLESS(options.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}", options.max_iterations);
-  NSCD_THROW_UNLESS(options.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}", options.min_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}", options.stopping.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}", options.stopping.min_iterations);
   NSCD_THROW_UNLESS(options.stall_window >= 0 && options.stall_factor > 0.0 && options.stall_factor < 1.0,
                     "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
                     options.stall_factor);
@@ -138,7 +138,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   // flags a non-finite q_loc (or, without sweeps, here too)
   bool finite = p.q.allFinite() && p.mu.allFinite() && result.r.allFinite();
   for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
-  if (!finite || (options.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite(p, r0);
+  if (!finite || (options.stopping.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite(p, r0);
 
   // the order of the sweeps, the problem P renumbered in that order (p itself in index order),
   // and the data of the local solver, computed once; r and u below are in P's numbering
@@ -155,13 +155,13 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   // sweeps; the full error is evaluated after sweep min_iterations and the last sweep, every
   // kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio)
   // reaches the tolerance; never before sweep min_iterations (or the last)
-  const int first_check = std::min(options.min_iterations, options.max_iterations);
+  const int first_check = std::min(options.stopping.min_iterations, options.stopping.max_iterations);
   result.status = SolverStatus::MaxIterations;
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
   ProgressTest progress(options);
-  for (int s = 1; s <= options.max_iterations; ++s) {
+  for (int s = 1; s <= options.stopping.max_iterations; ++s) {
     const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
@@ -173,8 +173,8 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
       break;
     }
     const double cheap = r2 > 0.0 ? std::sqrt(dr2 / r2) : (dr2 > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    const bool check = s == first_check || s == options.max_iterations ||
-                       (s > first_check && (cheap * ratio <= options.tolerance || s - last_full >= kFullErrorPeriod));
+    const bool check = s == first_check || s == options.stopping.max_iterations ||
+                       (s > first_check && (cheap * ratio <= options.stopping.tolerance || s - last_full >= kFullErrorPeriod));
     if (!check) continue;
 
     // full error of eq. (3) on u = W r + q
@@ -184,7 +184,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
     last_full = s;
     if (cheap > 0.0 && std::isfinite(cheap)) ratio = result.error / cheap;
     nscd::logger().trace("nlgs: sweep {} error {:.3e}", s, result.error);
-    if (result.error <= options.tolerance) {
+    if (result.error <= options.stopping.tolerance) {
       result.status = SolverStatus::Converged;
       break;
     }
@@ -195,7 +195,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   if (!error_is_current) {
     compute_u(P, r, u);
     result.error = error_measure(P, r, u);
-    if (options.max_iterations == 0 && result.error <= options.tolerance) result.status = SolverStatus::Converged;
+    if (options.stopping.max_iterations == 0 && result.error <= options.stopping.tolerance) result.status = SolverStatus::Converged;
   }
   detail::from_order(r, order, 3, result.r);
   detail::from_order(u, order, 3, result.u);
@@ -204,7 +204,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
   }
   if (result.status != SolverStatus::Converged) {
     nscd::logger().debug("nlgs: {} after {} sweeps, error {:.3e} (tolerance {:.1e}, {} contacts)",
-                         to_string(result.status), result.iterations, result.error, options.tolerance, nc);
+                         to_string(result.status), result.iterations, result.error, options.stopping.tolerance, nc);
   }
   return result;
 }

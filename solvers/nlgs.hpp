@@ -42,6 +42,7 @@
 #include "solvers/friction_problem.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 #include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
@@ -53,9 +54,7 @@ namespace nscd::solvers {
 
 /// Options of solve_nlgs.
 struct NlgsOptions {
-  int max_iterations = 1000;  // sweeps
-  int min_iterations = 1;     // sweeps before the stopping test may end the solve (at most max_iterations)
-  double tolerance = 1e-6;    // on error_measure eq. (3), unitless
+  Stopping stopping{1e-6, 1000, 1};  // on error_measure eq. (3); sweeps (stopping.hpp)
   double omega = 1.0;         // relaxation, in (0, 2)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
   // progress test (0: none): the solve stops short, status MaxIterations, when the full error

@@ -2,6 +2,8 @@
 
 #include "nscd/core/error.hpp"
 
+#include <utility>
+
 namespace nscd::solvers {
 
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
@@ -27,77 +29,28 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
   return solve_nlgs(p, options.nlgs, r0);
 }
 
-void set_stopping(SolverOptions& options, double tolerance, int max_iterations) {
-  switch (options.type) {
-    case SolverType::Auto:
-      options.automatic.tolerance = tolerance;
-      options.automatic.max_iterations = max_iterations;
-      break;
-    case SolverType::Nlgs:
-      options.nlgs.tolerance = tolerance;
-      options.nlgs.max_iterations = max_iterations;
-      break;
-    case SolverType::Nsn:
-      options.nsn.tolerance = tolerance;
-      options.nsn.max_iterations = max_iterations;
-      break;
-    case SolverType::Prox:
-      options.prox.tolerance = tolerance;
-      options.prox.max_iterations = max_iterations;
-      break;
-    case SolverType::VelocityProx:
-      options.velocity_prox.tolerance = tolerance;
-      options.velocity_prox.max_iterations = max_iterations;
-      break;
-    case SolverType::Ccp:
-      options.ccp.tolerance = tolerance;
-      options.ccp.max_iterations = max_iterations;
-      break;
-    case SolverType::Lcp:
-      options.lcp.tolerance = tolerance;
-      options.lcp.max_iterations = max_iterations;
-      break;
-  }
+Stopping& SolverOptions::stopping() {
+  return const_cast<Stopping&>(std::as_const(*this).stopping());
 }
 
-double tolerance(const SolverOptions& options) {
-  switch (options.type) {
+const Stopping& SolverOptions::stopping() const {
+  switch (type) {
     case SolverType::Auto:
-      return options.automatic.tolerance;
+      return automatic.stopping;
     case SolverType::Nlgs:
-      return options.nlgs.tolerance;
+      return nlgs.stopping;
     case SolverType::Nsn:
-      return options.nsn.tolerance;
+      return nsn.stopping;
     case SolverType::Prox:
-      return options.prox.tolerance;
+      return prox.stopping;
     case SolverType::VelocityProx:
-      return options.velocity_prox.tolerance;
+      return velocity_prox.stopping;
     case SolverType::Ccp:
-      return options.ccp.tolerance;
+      return ccp.stopping;
     case SolverType::Lcp:
-      return options.lcp.tolerance;
+      return lcp.stopping;
   }
-  return 0.0;
-}
-
-int max_iterations(const SolverOptions& options) {
-  switch (options.type) {
-    case SolverType::Auto:
-      return options.automatic.max_iterations;
-    case SolverType::Nlgs:
-      return options.nlgs.max_iterations;
-    case SolverType::Nsn:
-      return options.nsn.max_iterations;
-    case SolverType::Prox:
-      return options.prox.max_iterations;
-    case SolverType::VelocityProx:
-      return options.velocity_prox.max_iterations;
-    case SolverType::Ccp:
-      return options.ccp.max_iterations;
-    case SolverType::Lcp:
-      return options.lcp.max_iterations;
-  }
-  return 0;
+  return automatic.stopping;
 }
 
 const std::vector<SolverVariant>& solver_variants() {

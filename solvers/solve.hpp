@@ -21,6 +21,7 @@
 #include "solvers/nlgs.hpp"
 #include "solvers/nsn.hpp"
 #include "solvers/prox.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -41,6 +42,10 @@ struct SolverOptions {
   VelocityProxOptions velocity_prox;
   CcpOptions ccp;
   LcpOptions lcp;
+
+  /// The stopping rule (stopping.hpp) of the solver `type`: that of its options.
+  Stopping& stopping();
+  const Stopping& stopping() const;
 };
 
 /// Runs the solver options.type on p from r0 (warm start; wrong size: zero). A problem without
@@ -51,14 +56,6 @@ struct SolverOptions {
 /// @throws nscd::InputError also for VelocityProx without coupling.
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
                    const BodyCoupling* coupling = nullptr);
-
-/// Sets the tolerance (unitless, on the solver's stopping measure) and the iteration budget of
-/// the solver options.type (sweeps, Newton iterations, APGD steps or pivots, see its options).
-void set_stopping(SolverOptions& options, double tolerance, int max_iterations);
-
-/// The tolerance and iteration budget of the solver options.type.
-double tolerance(const SolverOptions& options);
-int max_iterations(const SolverOptions& options);
 
 /// A named solver variant, as accepted by `nscd solve --solver`.
 struct SolverVariant {

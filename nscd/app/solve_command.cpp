@@ -22,7 +22,7 @@ int solve_command(const SolveOptions& o) {
   const io::FclibProblem read = io::read_fclib_problem(o.problem);
 
   // solve from r = 0, timed
-  solvers::set_stopping(*options, o.tolerance, o.max_iterations);
+  options->stopping() = {o.tolerance, o.max_iterations};
   const auto start = std::chrono::steady_clock::now();
   const solvers::BodyCoupling* body = read.body ? &*read.body : nullptr;
   const solvers::SolverResult result = solvers::solve(read.problem, *options, Eigen::VectorXd(), body);

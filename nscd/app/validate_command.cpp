@@ -68,7 +68,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
   std::printf("  solver: %s, tolerance %g, at most %d iterations", scene.solver.type.c_str(),
-              solvers::tolerance(m.step.solver), solvers::max_iterations(m.step.solver));
+              m.step.solver.stopping().tolerance, m.step.solver.stopping().max_iterations);
   if ((scene.solver.type == "nlgs" || scene.solver.type == "auto") && scene.solver.min_iterations > 1)
     std::printf(", at least %d sweeps", scene.solver.min_iterations);
   std::printf("\n");

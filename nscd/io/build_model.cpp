@@ -161,15 +161,13 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   o.type = kTypes.at(in.type);
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
-  o.nlgs.min_iterations = in.min_iterations;
   o.automatic.nlgs = o.nlgs;
-  o.automatic.min_iterations = in.min_iterations;
   o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
   o.ccp.correction = in.correction;
   o.ccp.omega = in.relaxation;
   o.lcp.method = kLcp.at(in.lcp_method);
   o.lcp.facets = in.facets;
-  solvers::set_stopping(o, in.tolerance, in.max_iterations);
+  o.stopping() = {in.tolerance, in.max_iterations, in.min_iterations};  // min_iterations: nlgs and auto only
   return o;
 }
 

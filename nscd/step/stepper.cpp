@@ -283,11 +283,11 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   for (const TlStepData& data : ws.tl) inner = std::max(inner, data.iterations);  // and the free solves
   ws.result = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
   if (ws.problem.nc() == 0) return inner;
-  const double tolerance = solvers::tolerance(m.step.solver);
+  const double tolerance = m.step.solver.stopping().tolerance;
   const bool sweeps = m.step.solver.type == solvers::SolverType::Nlgs || m.step.solver.type == solvers::SolverType::Auto;
   solvers::SolverOptions outer = m.step.solver;
-  if (sweeps) solvers::set_stopping(outer, tolerance, 1);
-  for (int j = 1; j <= solvers::max_iterations(m.step.solver); ++j) {
+  if (sweeps) outer.stopping().max_iterations = 1;
+  for (int j = 1; j <= m.step.solver.stopping().max_iterations; ++j) {
     relinearize(m, s, ws);
     if (!sweeps && j > 1) {
       const Eigen::VectorXd u = ws.problem.W.apply(r) + ws.problem.q;

@@ -217,9 +217,9 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p.nc());
   NlgsOptions options;
-  options.tolerance = 0.0;
+  options.stopping.tolerance = 0.0;
   for (int k = 1; k <= 5; ++k) {
-    options.max_iterations = k;
+    options.stopping.max_iterations = k;
     sequential_sweep(renumbered, local, r_reference);
     const SolverResult res = with_threads(2, [&] { return solve_nlgs(p, options, Eigen::VectorXd()); });
     ASSERT_EQ(res.iterations, k);
@@ -248,8 +248,8 @@ TEST(ParallelNlgs, GridIsBitwiseEqualWithOneTwoAndFourThreads) {
   ASSERT_GE(p.nc(), 1000);
   ASSERT_TRUE(has_parallel_color(detail::make_sweep_plan(p.W)));  // the parallel path is taken
   NlgsOptions options;
-  options.tolerance = 1e-6;
-  options.max_iterations = 200;
+  options.stopping.tolerance = 1e-6;
+  options.stopping.max_iterations = 200;
   expect_same_solution_with_one_two_four_threads(p, options);
   // relaxed sweeps too
   options.omega = 1.3;
@@ -261,8 +261,8 @@ TEST(ParallelNlgs, FclibProblemIsBitwiseEqualWithOneTwoAndFourThreads) {
   const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("KaplasTower-i1061-4");
   ASSERT_TRUE(p.has_value());
   NlgsOptions options;
-  options.tolerance = 1e-8;
-  options.max_iterations = 300;
+  options.stopping.tolerance = 1e-8;
+  options.stopping.max_iterations = 300;
   expect_same_solution_with_one_two_four_threads(*p, options);
 
   // its colours are too small for the default chunks to run in parallel: sweep with chunks of 2

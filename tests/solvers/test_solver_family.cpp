@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <utility>
 #include <cstdio>
 #include <vector>
 
@@ -105,7 +106,7 @@ TEST_P(FclibSolverFamilyTest, EverySolverReachesTolerance) {
                     problem.c_str(), tol, (options->lcp.facets + 2) * p.nc());
         continue;
       }
-      set_stopping(*options, tol, budget(*options, tol < 1e-6));
+      options->stopping() = {tol, budget(*options, tol < 1e-6)};
       // a global file's body form goes to auto's Newton stage (velocity_prox.hpp)
       const SolverResult res = solve(p, *options, Eigen::VectorXd(), read.body ? &*read.body : nullptr);
       // the pass criterion: the common error of the returned r, recomputed here
@@ -157,9 +158,10 @@ TEST(SolverDispatchTest, EveryNameIsAccepted) {
   EXPECT_EQ(solver_options_from_name("ccp-pgs")->ccp.correction, false);
   EXPECT_EQ(solver_options_from_name("lcp-lemke")->lcp.method, LcpMethod::Lemke);
   SolverOptions o = *solver_options_from_name("prox");
-  set_stopping(o, 1e-7, 33);
-  EXPECT_EQ(tolerance(o), 1e-7);
-  EXPECT_EQ(max_iterations(o), 33);
+  o.stopping() = {1e-7, 33};
+  EXPECT_EQ(o.prox.stopping.tolerance, 1e-7);
+  EXPECT_EQ(o.prox.stopping.max_iterations, 33);
+  EXPECT_EQ(std::as_const(o).stopping().max_iterations, 33);
 }
 
 // W = G Gᵀ + 0.01 I, G a random contact Jacobian (2 of nb bodies per contact), q_n mostly < 0
@@ -189,7 +191,7 @@ TEST(SolverDispatchTest, ExactSolversAgreeOnARandomProblem) {
   const FrictionProblem p = random_problem(30, 7);
   for (const char* name : {"nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected"}) {
     SolverOptions o = *solver_options_from_name(name);
-    set_stopping(o, 1e-10, 50000);
+    o.stopping() = {1e-10, 50000};
     const SolverResult res = solve(p, o, Eigen::VectorXd());
     EXPECT_EQ(res.status, SolverStatus::Converged) << name << " error " << res.error;
     EXPECT_LE(res.error, 1e-10) << name;
