@@ -42,18 +42,24 @@ bool body_newton_affordable(const BodyCoupling& c, double max_operations) {
 
 }  // namespace
 
+NlgsOptions nlgs_stage_options(const AutoOptions& options, int stall_window) {
+  NlgsOptions nlgs = options.nlgs;
+  nlgs.stopping = options.stopping;
+  nlgs.stall_window = stall_window;
+  nlgs.stall_factor = options.stall_factor;
+  return nlgs;
+}
+
 bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns) {
   return unknowns <= options.max_newton_unknowns;
 }
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
                         const BodyCoupling* coupling) {
-  NlgsOptions nlgs = options.nlgs;
-  nlgs.stopping = options.stopping;
   // without a possible stage 2, plain NLGS
   const bool newton = newton_possible(p, coupling, options);
-  nlgs.stall_window = !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window;
-  nlgs.stall_factor = options.stall_factor;
+  NlgsOptions nlgs = nlgs_stage_options(
+      options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
   SolverResult best = solve_nlgs(p, nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations) return best;
   const int sweeps = best.iterations;

@@ -63,6 +63,10 @@ struct AutoOptions {
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
 };
 
+/// The options of stage 1: options.nlgs with options' stopping and progress test, the latter every
+/// stall_window sweeps (0: none).
+NlgsOptions nlgs_stage_options(const AutoOptions& options, int stall_window);
+
 /// Whether stage 2 can run on a problem of `unknowns` unknowns (6 per body on the body form, 3 per
 /// contact on the local form): at most options.max_newton_unknowns.
 bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns);

@@ -69,7 +69,7 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
                     options.omega);
   SolverResult result;
   result.stage = SolverType::Ccp;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "CCP", result)) return result;
   const char* name = options.method == CcpMethod::Apgd ? "ccp-apgd" : "ccp-pgs";
   // PGS sweeps in the order of a sweep plan, on the problem P renumbered in that order (p itself
   // in index order, and for APGD); r, u and s below are in P's numbering

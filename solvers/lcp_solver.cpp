@@ -53,7 +53,7 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}", options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Lcp;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "LCP", result)) return result;
   const int nc = p.nc();
   const int k = options.facets;
   const int m = k + 2;

@@ -161,7 +161,7 @@ SolverResult solve_nsn(const FrictionProblem& p, const NsnOptions& options, cons
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}", options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Nsn;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "nsn", result)) return result;
 
   // Newton until the error of eq. (3) reaches the tolerance (‖Φ‖ = 0 exactly is also a solution)
   const detail::NewtonReport newton =

@@ -27,7 +27,7 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
                     "PROX needs sigma_initial, sigma_min > 0 and sigma_decrease in (0, 1)");
   SolverResult result;
   result.stage = SolverType::Prox;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "prox", result)) return result;
   const int nc = p.nc();
   if (nc == 0) {
     detail::finish(p, options.stopping.tolerance, "prox", result);

@@ -53,6 +53,12 @@ const Stopping& SolverOptions::stopping() const {
   return automatic.stopping;
 }
 
+std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options) {
+  if (options.type == SolverType::Nlgs) return options.nlgs;
+  if (options.type == SolverType::Auto) return nlgs_stage_options(options.automatic, 0);
+  return std::nullopt;
+}
+
 const std::vector<SolverVariant>& solver_variants() {
   static const std::vector<SolverVariant> variants{
       {"auto", "nonlinear Gauss-Seidel while it progresses, then proximal Newton from its result"},

@@ -57,6 +57,11 @@ struct SolverOptions {
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
                    const BodyCoupling* coupling = nullptr);
 
+/// The NLGS that options.type runs sweep by sweep: NLGS with options.nlgs, or auto's stage 1
+/// without its progress test (auto_solver.hpp); nullopt for the other solvers. Algorithm 1 (FFR
+/// and TL bodies, nscd's stepper) runs it one sweep per outer iteration (PreparedNlgs::sweep).
+std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options);
+
 /// A named solver variant, as accepted by `nscd solve --solver`.
 struct SolverVariant {
   std::string_view name;         // e.g. "nlgs-jm"

@@ -198,7 +198,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
                     "velocity PROX needs sigma > 0, max_iterations ≥ 0 and inner_max_iterations ≥ 1");
   SolverResult result;
   result.stage = SolverType::VelocityProx;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "velocity prox", result)) return result;
   const int nc = p.nc();
   VectorXd rho(nc);
   for (int i = 0; i < nc; ++i) {
