@@ -2,6 +2,8 @@
 
 #include "nscd/core/error.hpp"
 
+#include <algorithm>
+
 #include <utility>
 
 namespace nscd::solvers {
@@ -77,6 +79,33 @@ const std::vector<SolverVariant>& solver_variants() {
       {"lcp-pgs", "8-facet pyramid LCP by block Gauss-Seidel"},
   };
   return variants;
+}
+
+namespace {
+
+// the error of a name not among `names`
+[[noreturn]] void unknown_solver(std::string_view name, std::string_view what, const std::vector<std::string>& names) {
+  throw InputError(fmt::format("{} {}: unknown solver; expected one of {}", what, name, fmt::join(names, ", ")));
+}
+
+}  // namespace
+
+SolverOptions parse_solver_variant(std::string_view name, std::string_view what) {
+  if (std::optional<SolverOptions> options = solver_options_from_name(name)) return *options;
+  std::vector<std::string> names;
+  for (const SolverVariant& v : solver_variants()) names.emplace_back(v.name);
+  unknown_solver(name, what, names);
+}
+
+const std::vector<std::string>& step_solver_names() {
+  static const std::vector<std::string> names{"auto", "nlgs", "ccp", "lcp", "nsn", "prox"};
+  return names;
+}
+
+SolverType parse_step_solver(std::string_view name, std::string_view what) {
+  const std::vector<std::string>& names = step_solver_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) unknown_solver(name, what, names);
+  return solver_options_from_name(name)->type;
 }
 
 std::optional<SolverOptions> solver_options_from_name(std::string_view name) {

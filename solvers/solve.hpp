@@ -73,7 +73,23 @@ struct SolverVariant {
 /// lcp, lcp-lemke, lcp-pgs.
 const std::vector<SolverVariant>& solver_variants();
 
-/// Default options of the variant `name`; nullopt for an unknown name.
+/// Default options of the variant `name`; nullopt for an unknown name. The one reader of solver
+/// names: parse_solver_variant and parse_step_solver go through it.
 std::optional<SolverOptions> solver_options_from_name(std::string_view name);
+
+/// Default options of the variant `name`, one of solver_variants().
+/// @throws nscd::InputError "<what> <name>: unknown solver; expected one of auto, nlgs, ..." (every
+///         variant) for another name; `what` says where the name was given (e.g. "--solver").
+SolverOptions parse_solver_variant(std::string_view name, std::string_view what);
+
+/// The solvers a time step may run, by name (a scene's solver.type, `nscd run --solver`):
+/// "auto", "nlgs", "ccp", "lcp", "nsn", "prox". Their other settings are fields of a scene's
+/// solver section, not variants.
+const std::vector<std::string>& step_solver_names();
+
+/// The solver type named `name`, one of step_solver_names().
+/// @throws nscd::InputError "<what> <name>: unknown solver; expected one of auto, nlgs, ccp, lcp,
+///         nsn, prox" for another name.
+SolverType parse_step_solver(std::string_view name, std::string_view what);
 
 }  // namespace nscd::solvers

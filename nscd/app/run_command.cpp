@@ -44,12 +44,7 @@ std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
 
 // the command line's overrides of the scene
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
-  if (o.solver) {
-    const std::vector<std::string>& types = io::solver_types();
-    NSCD_THROW_UNLESS(std::find(types.begin(), types.end(), *o.solver) != types.end(),
-                      "--solver {}: unknown solver; expected one of {}", *o.solver, fmt::join(types, ", "));
-    scene.solver.type = *o.solver;
-  }
+  if (o.solver) scene.solver.type = solvers::parse_step_solver(*o.solver, "--solver");
   if (o.duration) {
     NSCD_THROW_UNLESS(*o.duration > 0, "--duration {}: expected a positive time in seconds", *o.duration);
     scene.time.duration = *o.duration;
@@ -108,7 +103,7 @@ nlohmann::json run_header(const RunOptions& o, const io::Scene& scene, const Mod
           {"scene_sha256", scene_sha256},
           {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
           {"threads", o.threads},
-          {"solver", scene.solver.type},
+          {"solver", solvers::to_string(scene.solver.type)},
           {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
           {"time_step", m.step.h},
           {"status", "running"}};

@@ -146,11 +146,6 @@ void mesh_probe(const ffr::FfrBody& f, const nscd::BodyModel& body, const Probe&
 
 // the scene's solver section as options of solvers/solve.hpp (names checked by the reader)
 solvers::SolverOptions solver_options(const SolverSettings& in) {
-  using solvers::SolverType;
-  static const std::map<std::string, SolverType> kTypes{{"auto", SolverType::Auto},
-                                                        {"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
-                                                        {"prox", SolverType::Prox}, {"ccp", SolverType::Ccp},
-                                                        {"lcp", SolverType::Lcp}};
   static const std::map<std::string, solvers::LocalSolverKind> kLocal{
       {"alart_curnier", solvers::LocalSolverKind::AlartCurnier},
       {"jean_moreau", solvers::LocalSolverKind::JeanMoreau},
@@ -158,7 +153,7 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   static const std::map<std::string, solvers::LcpMethod> kLcp{
       {"auto", solvers::LcpMethod::Auto}, {"lemke", solvers::LcpMethod::Lemke}, {"pgs", solvers::LcpMethod::Pgs}};
   solvers::SolverOptions o;
-  o.type = kTypes.at(in.type);
+  o.type = in.type;
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
   o.automatic.nlgs = o.nlgs;
