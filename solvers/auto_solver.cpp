@@ -61,7 +61,8 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   NlgsOptions nlgs = nlgs_stage_options(
       options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
   SolverResult best = solve_nlgs(p, nlgs, r0);
-  if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations) return best;
+  if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
+    return best;
   const int sweeps = best.iterations;
 
   // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its

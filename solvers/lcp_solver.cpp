@@ -50,7 +50,8 @@ std::string_view to_string(LcpMethod method) {
 SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "LCP");
   NSCD_THROW_UNLESS(options.facets >= 3, "LCP needs at least 3 pyramid facets, got {}", options.facets);
-  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}", options.stopping.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}",
+                    options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Lcp;
   if (detail::start(p, r0, "LCP", result)) return result;

@@ -140,7 +140,8 @@ const FrictionProblem& PreparedNlgs::take_values() {
     detail::fill_renumbered(*m_p, m_renumbering, m_renumbered);
     P = &m_renumbered;
   }
-  for (int i = 0; i < P->nc(); ++i) m_local[i] = detail::make_local_problem(P->W.diag(i), P->mu(i), m_options.local_solver);
+  for (int i = 0; i < P->nc(); ++i)
+    m_local[i] = detail::make_local_problem(P->W.diag(i), P->mu(i), m_options.local_solver);
   return *P;
 }
 
@@ -190,7 +191,8 @@ SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stoppi
   // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
   // flags a non-finite q_loc (or, without sweeps, here too)
   SolverResult result;
-  const detail::BlockCheck blocks = stopping.max_iterations == 0 ? detail::BlockCheck::All : detail::BlockCheck::Diagonal;
+  const detail::BlockCheck blocks =
+      stopping.max_iterations == 0 ? detail::BlockCheck::All : detail::BlockCheck::Diagonal;
   if (detail::start(p, r0, "nlgs", result, blocks)) return result;
 
   // r and u below are in the plan's numbering, that of P

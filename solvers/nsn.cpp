@@ -149,14 +149,16 @@ NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd&
 
 SolverResult solve_nsn(const FrictionProblem& p, const NsnOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "NSN");
-  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}", options.stopping.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}",
+                    options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Nsn;
   if (detail::start(p, r0, "nsn", result)) return result;
 
   // Newton until the error of eq. (3) reaches the tolerance (‖Φ‖ = 0 exactly is also a solution)
   const detail::NewtonReport newton =
-      detail::nsn_iterate(p, 0.0, p.q, options, options.stopping.max_iterations, 0.0, true, options.stopping.tolerance, result.r);
+      detail::nsn_iterate(p, 0.0, p.q, options, options.stopping.max_iterations, 0.0, true,
+                          options.stopping.tolerance, result.r);
   result.iterations = newton.iterations;
   result.factorizations = newton.factorizations;
   detail::finish(p, options.stopping.tolerance, "nsn", result);

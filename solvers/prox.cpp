@@ -50,7 +50,8 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
     const double inner_tolerance = std::max(kInnerFloor, kInnerFraction * error);
     Eigen::VectorXd r = result.r;
     const detail::NewtonReport newton =
-        detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true, options.stopping.tolerance, r);
+        detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true,
+                            options.stopping.tolerance, r);
     const int done = newton.iterations;
     result.iterations += std::max(done, 1);
     result.factorizations += newton.factorizations;

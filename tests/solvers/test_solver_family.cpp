@@ -166,7 +166,8 @@ TEST(SolverDispatchTest, EveryNameIsAccepted) {
 }
 
 TEST(SolverDispatchTest, NamesAreReadIntoTheSolverTypeWithTheAcceptedNamesOnError) {
-  for (const std::string& name : step_solver_names()) EXPECT_EQ(to_string(parse_step_solver(name, "solver.type")), name);
+  for (const std::string& name : step_solver_names())
+    EXPECT_EQ(to_string(parse_step_solver(name, "solver.type")), name);
   EXPECT_EQ(parse_solver_variant("nlgs-jm", "--solver").nlgs.local_solver, LocalSolverKind::JeanMoreau);
   try {
     parse_step_solver("gauss", "--solver");
