@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Internal to solvers/: the checks and bookkeeping every solver of the family shares, so that
-/// each returns the same SolverResult (nlgs.hpp): u = W r + q of the returned r, the error of
+/// each returns the same SolverResult (solver_result.hpp): u = W r + q of the returned r, the error of
 /// error_measure.hpp eq. (3), status Converged when that error is below the tolerance.
 
 #include "solvers/friction_problem.hpp"
