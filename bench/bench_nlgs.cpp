@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_nlgs: unknown solver %s\n", o.solver.c_str());
     return 1;
   }
-  solvers::set_stopping(*options, o.sweeps > 0 ? 0.0 : o.tolerance, o.sweeps > 0 ? o.sweeps : o.max_iterations);
+  options->stopping() = {o.sweeps > 0 ? 0.0 : o.tolerance, o.sweeps > 0 ? o.sweeps : o.max_iterations};
   time_solver(problems, *options, o);
   return 0;
 }

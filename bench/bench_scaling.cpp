@@ -215,10 +215,9 @@ int run_scene(const std::string& file, const Options& o, std::string& normalised
   rss.read = load_scene(file, model, s);
   malloc_trim(0);  // the scene and the reader's scratch go back to the system
   nscd::Model& m = *model;
-  if (o.sweeps > 0)
-    nscd::solvers::set_stopping(m.step.solver, 1e-12, o.sweeps);
-  else
-    nscd::solvers::set_stopping(m.step.solver, o.tolerance, o.max_iterations);
+  nscd::solvers::Stopping& stopping = m.step.solver.stopping();
+  stopping.tolerance = o.sweeps > 0 ? 1e-12 : o.tolerance;
+  stopping.max_iterations = o.sweeps > 0 ? o.sweeps : o.max_iterations;
   nscd::StepWorkspace ws;
   if (o.zero_start) start_from_zero(m, s, ws);
   const std::optional<WarmUp> w = warm_up(file, o, m, s, ws);

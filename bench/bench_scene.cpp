@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   std::printf("  update         %.4f ms\n", 1e3 * ws.timings.update / n);
   std::printf("contacts/step    %.1f\n", static_cast<double>(contacts) / n);
   std::printf("NLGS sweeps/step %.2f (tolerance %g, %ld steps not converged, max error %.3g)\n",
-              static_cast<double>(sweeps) / n, nscd::solvers::tolerance(m.step.solver), non_converged, max_error);
+              static_cast<double>(sweeps) / n, m.step.solver.stopping().tolerance, non_converged, max_error);
   std::printf("contact updates  %.3g per second of solve time\n",
               ws.timings.solve > 0 ? static_cast<double>(contact_updates) / ws.timings.solve : 0.0);
   return 0;

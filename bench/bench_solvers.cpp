@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "bench_solvers: unknown solver %s\n", name.c_str());
           return 2;
         }
-        sv::set_stopping(*o, tol, budget(*o));
+        o->stopping() = {tol, budget(*o)};
         const bool lemke = o->type == sv::SolverType::Lcp && o->lcp.method == sv::LcpMethod::Lemke;
         if (lemke && (o->lcp.facets + 2) * p.nc() > o->lcp.lemke_max_variables) {
           cells[t] = "n/a (too large)";

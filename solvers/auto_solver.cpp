@@ -42,22 +42,27 @@ bool body_newton_affordable(const BodyCoupling& c, double max_operations) {
 
 }  // namespace
 
+NlgsOptions nlgs_stage_options(const AutoOptions& options, int stall_window) {
+  NlgsOptions nlgs = options.nlgs;
+  nlgs.stopping = options.stopping;
+  nlgs.stall_window = stall_window;
+  nlgs.stall_factor = options.stall_factor;
+  return nlgs;
+}
+
 bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns) {
   return unknowns <= options.max_newton_unknowns;
 }
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
                         const BodyCoupling* coupling) {
-  NlgsOptions nlgs = options.nlgs;
-  nlgs.tolerance = options.tolerance;
-  nlgs.max_iterations = options.max_iterations;
-  nlgs.min_iterations = options.min_iterations;
   // without a possible stage 2, plain NLGS
   const bool newton = newton_possible(p, coupling, options);
-  nlgs.stall_window = !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window;
-  nlgs.stall_factor = options.stall_factor;
+  NlgsOptions nlgs = nlgs_stage_options(
+      options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
   SolverResult best = solve_nlgs(p, nlgs, r0);
-  if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.max_iterations) return best;
+  if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
+    return best;
   const int sweeps = best.iterations;
 
   // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its
@@ -65,21 +70,18 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   if (coupling != nullptr) {
     if (body_newton_affordable(*coupling, options.max_factorization_operations)) {
       VelocityProxOptions vprox = options.velocity_prox;
-      vprox.tolerance = options.tolerance;
-      vprox.max_iterations = options.max_newton_iterations;
+      vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
       if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
     }
   } else if (newton_affordable(p, options.max_factorization_operations)) {
     ProxOptions prox = options.prox;
-    prox.tolerance = options.tolerance;
-    prox.max_iterations = options.max_newton_iterations;
+    prox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
     if (keep_better(best, solve_prox(p, prox, best.r), sweeps)) return best;
   }
 
   // no Newton stage, or none converged: NLGS for the rest of its budget from the best r
   nlgs.stall_window = 0;
-  nlgs.max_iterations = options.max_iterations - sweeps;
-  nlgs.min_iterations = 1;
+  nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
   SolverResult rest = solve_nlgs(p, nlgs, best.r);
   if (rest.error > best.error && std::isfinite(best.error)) return best;
   rest.iterations += best.iterations;

@@ -38,6 +38,7 @@
 #include "solvers/nlgs.hpp"
 #include "solvers/prox.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 #include "solvers/velocity_prox.hpp"
 
 #include <Eigen/Core>
@@ -46,9 +47,8 @@ namespace nscd::solvers {
 
 /// Options of solve_auto.
 struct AutoOptions {
-  double tolerance = 1e-8;   // on error_measure eq. (3), unitless
-  int max_iterations = 1000;  // NLGS sweeps of stage 1 (all sweeps when stage 2 cannot run)
-  int min_iterations = 1;     // NLGS sweeps before its stopping test may end stage 1
+  Stopping stopping{1e-8, 1000, 1};  // on error_measure eq. (3); NLGS sweeps of stage 1 (all sweeps
+                                     // when stage 2 cannot run), min_iterations before its test may end it
   int stall_window = 16;      // stage 1's progress test (nlgs.hpp): the error must fall by
   double stall_factor = 0.5;  // stall_factor every stall_window sweeps, with the body form;
   int local_stall_window = 64;  // without it every local_stall_window sweeps (the local Newton costs more)
@@ -62,6 +62,10 @@ struct AutoOptions {
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
 };
+
+/// The options of stage 1: options.nlgs with options' stopping and progress test, the latter every
+/// stall_window sweeps (0: none).
+NlgsOptions nlgs_stage_options(const AutoOptions& options, int stall_window);
 
 /// Whether stage 2 can run on a problem of `unknowns` unknowns (6 per body on the body form, 3 per
 /// contact on the local form): at most options.max_newton_unknowns.

@@ -63,13 +63,13 @@ double ccp_error(const FrictionProblem& p, const Eigen::VectorXd& s, const Eigen
 
 SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "CCP");
-  NSCD_THROW_UNLESS(options.max_iterations >= 0 && options.max_corrections >= 1,
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0 && options.max_corrections >= 1,
                     "CCP needs max_iterations ≥ 0 and max_corrections ≥ 1");
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "CCP relaxation omega must be in (0, 2), got {}",
                     options.omega);
   SolverResult result;
   result.stage = SolverType::Ccp;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "CCP", result)) return result;
   const char* name = options.method == CcpMethod::Apgd ? "ccp-apgd" : "ccp-pgs";
   // PGS sweeps in the order of a sweep plan, on the problem P renumbered in that order (p itself
   // in index order, and for APGD); r, u and s below are in P's numbering
@@ -81,7 +81,7 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   Eigen::VectorXd r(result.r.size());
   detail::to_order(result.r, order, 3, r);
   auto inner = [&](const Eigen::VectorXd& s, double tolerance, bool& converged) {
-    const int budget = options.max_iterations - result.iterations;
+    const int budget = options.stopping.max_iterations - result.iterations;
     result.iterations += options.method == CcpMethod::Apgd
                              ? detail::ccp_apgd(P, s, tolerance, budget, r, converged)
                              : detail::ccp_pgs(P, plan, s, options.omega, tolerance, budget, r, converged);
@@ -90,9 +90,9 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   // the relaxation: one CCP with s = 0, status from e_ccp
   if (!options.correction) {
     bool converged = false;
-    inner(Eigen::VectorXd::Zero(p.nc()), options.tolerance, converged);
+    inner(Eigen::VectorXd::Zero(p.nc()), options.stopping.tolerance, converged);
     detail::from_order(r, order, 3, result.r);
-    detail::finish(p, options.tolerance, name, result);
+    detail::finish(p, options.stopping.tolerance, name, result);
     if (result.status != SolverStatus::NonFinite)
       result.status = converged ? SolverStatus::Converged : SolverStatus::MaxIterations;
     return result;
@@ -101,18 +101,18 @@ SolverResult solve_ccp(const FrictionProblem& p, const CcpOptions& options, cons
   // the correction, eq. (2): s from the current u, CCP, until the Coulomb error is small
   Eigen::VectorXd u = P.W.apply(r) + P.q;
   double error = error_measure(P, r, u);
-  for (int k = 0; k < options.max_corrections && error > options.tolerance; ++k) {
-    if (result.iterations >= options.max_iterations) break;
+  for (int k = 0; k < options.max_corrections && error > options.stopping.tolerance; ++k) {
+    if (result.iterations >= options.stopping.max_iterations) break;
     const Eigen::VectorXd s = tangential_shift(P, u);
     bool converged = false;
-    inner(s, std::max(0.5 * options.tolerance, kInnerFraction * error), converged);
+    inner(s, std::max(0.5 * options.stopping.tolerance, kInnerFraction * error), converged);
     if (!r.allFinite()) break;
     u = P.W.apply(r) + P.q;
     error = error_measure(P, r, u);
     nscd::logger().trace("{}: correction {}, {} iterations, error {:.3e}", name, k, result.iterations, error);
   }
   detail::from_order(r, order, 3, result.r);
-  detail::finish(p, options.tolerance, name, result);
+  detail::finish(p, options.stopping.tolerance, name, result);
   return result;
 }
 

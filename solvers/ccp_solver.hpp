@@ -39,6 +39,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -55,8 +56,8 @@ std::string_view to_string(CcpMethod method);
 struct CcpOptions {
   CcpMethod method = CcpMethod::Apgd;
   bool correction = true;       // eq. (2): exact Coulomb; false: the CCP relaxation (s = 0)
-  int max_iterations = 10000;   // APGD steps or PGS sweeps, in total over the corrections
-  double tolerance = 1e-6;      // on error_measure eq. (3) (correction), else on e_ccp eq. (3), unitless
+  Stopping stopping{1e-6, 10000};  // on error_measure eq. (3) (correction), else on e_ccp eq. (3);
+                                   // APGD steps or PGS sweeps, in total over the corrections
   int max_corrections = 200;    // updates of s in eq. (2)
   double omega = 1.0;           // PGS relaxation, in (0, 2)
 };

@@ -40,6 +40,9 @@ class DelassusMatrix {
   const int* row_cols_begin(int i) const { return m_cols.data() + m_row_start[i]; }
   const int* row_cols_end(int i) const { return m_cols.data() + m_row_start[i + 1]; }
   const Eigen::Matrix3d* row_blocks_begin(int i) const { return m_blocks.data() + m_row_start[i]; }
+  /// The same blocks, writable: new values on W's pattern (a W re-assembled, a problem renumbered again).
+  Eigen::Matrix3d& diag(int i) { return m_diag[i]; }
+  Eigen::Matrix3d* row_blocks_begin(int i) { return m_blocks.data() + m_row_start[i]; }
   /// Calls f(j, W_ij) for every stored off-diagonal block of row i, in increasing j.
   template <class F>
   void for_each_offdiag(int i, F&& f) const {

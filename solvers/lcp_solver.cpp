@@ -50,10 +50,11 @@ std::string_view to_string(LcpMethod method) {
 SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "LCP");
   NSCD_THROW_UNLESS(options.facets >= 3, "LCP needs at least 3 pyramid facets, got {}", options.facets);
-  NSCD_THROW_UNLESS(options.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}", options.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "LCP max_iterations must be ≥ 0, got {}",
+                    options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Lcp;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "LCP", result)) return result;
   const int nc = p.nc();
   const int k = options.facets;
   const int m = k + 2;
@@ -74,7 +75,7 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
       });
       b.segment(m * i, k + 1) = B.transpose() * p.q.segment<3>(3 * i);
     }
-    const LemkeResult lcp = lemke(M, b, options.max_iterations);
+    const LemkeResult lcp = lemke(M, b, options.stopping.max_iterations);
     result.iterations = lcp.pivots;
     converged = lcp.solved;
     if (converged) {
@@ -88,11 +89,11 @@ SolverResult solve_lcp(const FrictionProblem& p, const LcpOptions& options, cons
     Eigen::VectorXd r(3 * nc);
     detail::to_order(result.r, plan.coloring.order, 3, r);
     Eigen::VectorXd z = Eigen::VectorXd::Zero(m * nc);
-    result.iterations = detail::lcp_pgs(P, plan, k, options.tolerance,
-                                        options.max_iterations, r, z, converged);
+    result.iterations = detail::lcp_pgs(P, plan, k, options.stopping.tolerance,
+                                        options.stopping.max_iterations, r, z, converged);
     detail::from_order(r, plan.coloring.order, 3, result.r);
   }
-  detail::finish(p, options.tolerance, name, result);
+  detail::finish(p, options.stopping.tolerance, name, result);
   if (result.status != SolverStatus::NonFinite)
     result.status = converged ? SolverStatus::Converged : SolverStatus::MaxIterations;
   return result;

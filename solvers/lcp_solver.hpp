@@ -35,6 +35,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 #include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
@@ -52,8 +53,7 @@ std::string_view to_string(LcpMethod method);
 struct LcpOptions {
   LcpMethod method = LcpMethod::Auto;
   int facets = 8;                    // k, facets of the friction pyramid, ≥ 3
-  int max_iterations = 10000;        // Gauss–Seidel sweeps; Lemke: pivots
-  double tolerance = 1e-6;           // Gauss–Seidel: on e_lcp eq. (5), unitless; Lemke: exact
+  Stopping stopping{1e-6, 10000};    // Gauss–Seidel: on e_lcp eq. (5), sweeps; Lemke: exact, pivots
   int lemke_max_variables = 600;     // Auto: Lemke up to this LCP size (k + 2) nc
 };
 

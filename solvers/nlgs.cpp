@@ -73,21 +73,17 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
 
 namespace {
 
-// the sizes of p and the options, as solve_nlgs documents
-void check_nlgs(const FrictionProblem& p, const NlgsOptions& options) {
-  const int nc = p.nc();
-  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
-  NSCD_THROW_UNLESS(p.q.size() == n && p.mu.size() == nc,
-                    "friction problem with {} contacts needs q of size {} and mu of size {}, got {} and {}", nc, n,
-                    nc, p.q.size(), p.mu.size());
+// the options, as solve_nlgs documents
+void check_options(const NlgsOptions& options) {
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
-  NSCD_THROW_UNLESS(options.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}", options.max_iterations);
-  NSCD_THROW_UNLESS(options.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}", options.min_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}",
+                    options.stopping.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}",
+                    options.stopping.min_iterations);
   NSCD_THROW_UNLESS(options.stall_window >= 0 && options.stall_factor > 0.0 && options.stall_factor < 1.0,
                     "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
                     options.stall_factor);
-  NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "friction coefficients must be ≥ 0");
 }
 
 // the progress test of NlgsOptions::stall_window, fed with the full errors as they are evaluated
@@ -110,62 +106,61 @@ class ProgressTest {
   double m_error = 0.0;
 };
 
-// non-finite data: nothing to solve, r stays the initial guess
-SolverResult non_finite(const FrictionProblem& p, const Eigen::VectorXd& r0) {
-  const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
-  SolverResult result;
-  result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
-  result.u.resize(n);
-  compute_u(p, result.r, result.u);
-  result.error = error_measure(p, result.r, result.u);
-  result.status = SolverStatus::NonFinite;
-  nscd::logger().debug("nlgs: non-finite problem data or initial guess ({} contacts)", p.nc());
-  return result;
-}
-
 }  // namespace
 
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
-  check_nlgs(p, options);
-  const int nc = p.nc();
-  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
-  SolverResult result;
-  result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
-  result.u.resize(n);
-  result.iterations = 0;
+  return PreparedNlgs(p, options).solve(r0);
+}
 
-  // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
-  // flags a non-finite q_loc (or, without sweeps, here too)
-  bool finite = p.q.allFinite() && p.mu.allFinite() && result.r.allFinite();
-  for (int i = 0; i < nc && finite; ++i) finite = p.W.diag(i).allFinite();
-  if (!finite || (options.max_iterations == 0 && !detail::is_finite(p, Eigen::VectorXd()))) return non_finite(p, r0);
+PreparedNlgs::PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options)
+    : m_p(&p), m_options(options), m_n_offdiag(p.W.n_offdiag()) {
+  detail::check_problem(p, "nlgs");
+  check_options(options);
+  m_plan = detail::make_sweep_plan(p.W);
+  if (m_plan.renumbers()) m_renumbering = detail::make_renumbering(p.W, m_plan.coloring.order);
+  m_local.resize(p.nc());
+  m_chunk_norms.resize(m_plan.n_chunks());
+  m_r.resize(3 * static_cast<Eigen::Index>(p.nc()));
+  m_u.resize(m_r.size());
+}
 
-  // the order of the sweeps, the problem P renumbered in that order (p itself in index order),
-  // and the data of the local solver, computed once; r and u below are in P's numbering
-  const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
-  const std::vector<int>& order = plan.coloring.order;
-  FrictionProblem renumbered_problem;
-  const FrictionProblem& P = detail::in_plan_order(p, plan, renumbered_problem);
-  std::vector<detail::LocalProblem> local(nc);
-  for (int i = 0; i < nc; ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
-  std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());
-  Eigen::VectorXd r(n), u(n);
-  detail::to_order(result.r, order, 3, r);
+SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) { return run(r0, m_options.stopping); }
 
-  // sweeps; the full error is evaluated after sweep min_iterations and the last sweep, every
-  // kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio)
-  // reaches the tolerance; never before sweep min_iterations (or the last)
-  const int first_check = std::min(options.min_iterations, options.max_iterations);
-  result.status = SolverStatus::MaxIterations;
+SolverResult PreparedNlgs::sweep(const Eigen::VectorXd& r0) {
+  NSCD_DEMAND(sweeps_left() > 0);
+  SolverResult result = run(r0, Stopping{m_options.stopping.tolerance, 1, 1});
+  result.iterations = ++m_sweeps;
+  return result;
+}
+
+// p's values in plan order, and the local data of its diagonal blocks
+const FrictionProblem& PreparedNlgs::take_values() {
+  const FrictionProblem* P = m_p;
+  if (m_plan.renumbers()) {
+    detail::fill_renumbered(*m_p, m_renumbering, m_renumbered);
+    P = &m_renumbered;
+  }
+  for (int i = 0; i < P->nc(); ++i)
+    m_local[i] = detail::make_local_problem(P->W.diag(i), P->mu(i), m_options.local_solver);
+  return *P;
+}
+
+// the sweeps on P (p in plan order) from m_r until `stopping`; the full error of eq. (3) is
+// evaluated after sweep min_iterations and the last sweep, every kFullErrorPeriod sweeps, and
+// when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance; never before
+// sweep min_iterations (or the last). Sets result's iterations, error when evaluated, and status
+// NonFinite on a non-finite sweep; NonFiniteData when p's off-diagonal blocks are not finite.
+PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Stopping& stopping, SolverResult& result) {
+  const int first_check = std::min(stopping.min_iterations, stopping.max_iterations);
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
-  ProgressTest progress(options);
-  for (int s = 1; s <= options.max_iterations; ++s) {
-    const detail::SweepNorms norms = detail::colored_sweep(P, local, plan, options, r, chunk_norms);
+  ProgressTest progress(m_options);
+  for (int s = 1; s <= stopping.max_iterations; ++s) {
+    const detail::SweepNorms norms = detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms);
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
-    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(p, Eigen::VectorXd())) return non_finite(p, r0);
+    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(*m_p, Eigen::VectorXd())) return SweepsEnd::NonFiniteData;
     result.iterations = s;
     error_is_current = false;
     if (!std::isfinite(dr2 + r2)) {
@@ -173,39 +168,51 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
       break;
     }
     const double cheap = r2 > 0.0 ? std::sqrt(dr2 / r2) : (dr2 > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    const bool check = s == first_check || s == options.max_iterations ||
-                       (s > first_check && (cheap * ratio <= options.tolerance || s - last_full >= kFullErrorPeriod));
+    const bool check = s == first_check || s == stopping.max_iterations ||
+                       (s > first_check && (cheap * ratio <= stopping.tolerance || s - last_full >= kFullErrorPeriod));
     if (!check) continue;
 
     // full error of eq. (3) on u = W r + q
-    compute_u(P, r, u);
-    result.error = error_measure(P, r, u);
+    compute_u(P, m_r, m_u);
+    result.error = error_measure(P, m_r, m_u);
     error_is_current = true;
     last_full = s;
     if (cheap > 0.0 && std::isfinite(cheap)) ratio = result.error / cheap;
     nscd::logger().trace("nlgs: sweep {} error {:.3e}", s, result.error);
-    if (result.error <= options.tolerance) {
-      result.status = SolverStatus::Converged;
-      break;
-    }
-    if (progress.stalled(s, result.error)) break;
+    if (result.error <= stopping.tolerance || progress.stalled(s, result.error)) break;
   }
+  return error_is_current ? SweepsEnd::ErrorCurrent : SweepsEnd::ErrorStale;
+}
 
+SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stopping) {
+  const FrictionProblem& p = *m_p;
+  NSCD_DEMAND(3 * static_cast<Eigen::Index>(p.nc()) == m_r.size() && p.W.n_offdiag() == m_n_offdiag);  // the pattern
+  detail::check_problem(p, "nlgs");
+  // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
+  // flags a non-finite q_loc (or, without sweeps, here too)
+  SolverResult result;
+  const detail::BlockCheck blocks =
+      stopping.max_iterations == 0 ? detail::BlockCheck::All : detail::BlockCheck::Diagonal;
+  if (detail::start(p, r0, "nlgs", result, blocks)) return result;
+
+  // r and u below are in the plan's numbering, that of P
+  const FrictionProblem& P = take_values();
+  const std::vector<int>& order = m_plan.coloring.order;
+  detail::to_order(result.r, order, 3, m_r);
+  const SweepsEnd end = sweeps(P, stopping, result);
+  if (end == SweepsEnd::NonFiniteData) {
+    detail::give_up(p, "nlgs", result);
+    return result;
+  }
   // the reported error is always eq. (3) of the returned r
-  if (!error_is_current) {
-    compute_u(P, r, u);
-    result.error = error_measure(P, r, u);
-    if (options.max_iterations == 0 && result.error <= options.tolerance) result.status = SolverStatus::Converged;
+  if (end == SweepsEnd::ErrorStale) {
+    compute_u(P, m_r, m_u);
+    result.error = error_measure(P, m_r, m_u);
   }
-  detail::from_order(r, order, 3, result.r);
-  detail::from_order(u, order, 3, result.u);
-  if (result.status == SolverStatus::MaxIterations && !std::isfinite(result.error)) {
-    result.status = SolverStatus::NonFinite;
-  }
-  if (result.status != SolverStatus::Converged) {
-    nscd::logger().debug("nlgs: {} after {} sweeps, error {:.3e} (tolerance {:.1e}, {} contacts)",
-                         to_string(result.status), result.iterations, result.error, options.tolerance, nc);
-  }
+  detail::from_order(m_r, order, 3, result.r);
+  result.u.resize(m_u.size());
+  detail::from_order(m_u, order, 3, result.u);
+  detail::conclude(p.nc(), stopping.tolerance, "nlgs", result);
   return result;
 }
 

@@ -37,11 +37,13 @@
 /// many sweeps as blocks in the tallest column (min_iterations, LMGC90's check period) remove it.
 ///
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
-///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018].
+///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018];
+///             [Lozovskiy & Dubois 2016] (Algorithm 1, for PreparedNlgs) Comput. Mech.
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 #include "solvers/sweep_plan.hpp"
 
 #include <Eigen/Core>
@@ -53,9 +55,7 @@ namespace nscd::solvers {
 
 /// Options of solve_nlgs.
 struct NlgsOptions {
-  int max_iterations = 1000;  // sweeps
-  int min_iterations = 1;     // sweeps before the stopping test may end the solve (at most max_iterations)
-  double tolerance = 1e-6;    // on error_measure eq. (3), unitless
+  Stopping stopping{1e-6, 1000, 1};  // on error_measure eq. (3); sweeps (stopping.hpp)
   double omega = 1.0;         // relaxation, in (0, 2)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
   // progress test (0: none): the solve stops short, status MaxIterations, when the full error
@@ -66,11 +66,12 @@ struct NlgsOptions {
 
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.
 /// Status NonFinite when W, q, μ or r0 hold a NaN or an infinity, or when r becomes non-finite;
-/// MaxIterations when the tolerance is not reached within options.max_iterations sweeps, or when
-/// the progress test of stall_window stops the sweeps earlier (then logged at debug level). Bitwise the same result for any number of threads (those of the
-/// current TBB arena); allocates only before the sweeps.
+/// MaxIterations when the tolerance is not reached within options.stopping.max_iterations sweeps,
+/// or when the progress test of stall_window stops the sweeps earlier (then logged at debug
+/// level). Bitwise the same result for any number of threads (those of the current TBB arena);
+/// allocates only before the sweeps. Same as PreparedNlgs(p, options).solve(r0).
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2)
-///         if max_iterations < 0, stall_window < 0 or stall_factor ∉ (0, 1).
+///         if max_iterations < 0, min_iterations < 1, stall_window < 0 or stall_factor ∉ (0, 1).
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0);
 
 namespace detail {
@@ -91,5 +92,50 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
                          const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms);
 
 }  // namespace detail
+
+/// NLGS prepared once for problems of one pattern, whose values change between solves: the
+/// outer iterations of Algorithm 1 of [Lozovskiy & Dubois 2016] re-assemble W and q at each
+/// linearisation, on the same contacts. The constructor makes the sweep plan (colouring, chunks)
+/// and the renumbering of p's pattern and allocates the workspace; each solve or sweep then reads
+/// the current values of p (renumbered into plan order, the local data of every W_ii) and returns
+/// the result solve_nlgs would, bit for bit.
+class PreparedNlgs {
+ public:
+  /// Prepares NLGS with options on p's pattern. p must outlive this object; between calls its
+  /// values may change, its pattern (contacts, stored blocks of W) not.
+  /// @throws nscd::InputError as solve_nlgs.
+  PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options);
+  PreparedNlgs(const PreparedNlgs&) = delete;
+  PreparedNlgs& operator=(const PreparedNlgs&) = delete;
+
+  /// solve_nlgs(p, options, r0) on p's current values.
+  SolverResult solve(const Eigen::VectorXd& r0);
+
+  /// One sweep of the budget options.stopping.max_iterations on p's current values from r0, tested
+  /// after it (min_iterations does not apply): status Converged when the error is at most the
+  /// tolerance, NonFinite as solve_nlgs, else MaxIterations; iterations counts the sweeps since
+  /// the object was made. @pre sweeps_left() > 0.
+  SolverResult sweep(const Eigen::VectorXd& r0);
+
+  /// What remains of the budget of sweep().
+  int sweeps_left() const { return m_options.stopping.max_iterations - m_sweeps; }
+
+ private:
+  enum class SweepsEnd { ErrorCurrent, ErrorStale, NonFiniteData };
+  SolverResult run(const Eigen::VectorXd& r0, const Stopping& stopping);
+  const FrictionProblem& take_values();
+  SweepsEnd sweeps(const FrictionProblem& P, const Stopping& stopping, SolverResult& result);
+
+  const FrictionProblem* m_p;
+  NlgsOptions m_options;
+  int m_n_offdiag;                       // p's pattern, checked at each call
+  detail::SweepPlan m_plan;
+  detail::Renumbering m_renumbering;     // when m_plan.renumbers()
+  FrictionProblem m_renumbered;          // p's values in plan order, when m_plan.renumbers()
+  std::vector<detail::LocalProblem> m_local;
+  std::vector<detail::SweepNorms> m_chunk_norms;
+  Eigen::VectorXd m_r, m_u;              // in plan order
+  int m_sweeps = 0;                      // by sweep()
+};
 
 }  // namespace nscd::solvers

@@ -5,6 +5,7 @@
 #include "solvers/alart_curnier_projection.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
+#include "solvers/sparse_delassus.hpp"
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -60,23 +61,13 @@ void evaluate(const FrictionProblem& p, double sigma, const VectorXd& q_shifted,
 // J of eq. (3) as a sparse matrix with the block pattern of W (explicit zeros kept)
 Eigen::SparseMatrix<double> jacobian(const FrictionProblem& p, double sigma, const std::vector<Vector3d>& rho,
                                      const Evaluation& ev, double shift) {
-  std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(9 * static_cast<std::size_t>(p.nc() + p.W.n_offdiag()));
-  auto add_block = [&](int i, int j, const Matrix3d& B) {
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) triplets.emplace_back(3 * i + a, 3 * j + b, B(a, b));
-  };
-  for (int i = 0; i < p.nc(); ++i) {
+  return detail::sparse_on_pattern(p.W, [&](int i, int j, const Matrix3d& W_ij) -> Matrix3d {
     const Matrix3d D_rho = ev.D[i] * rho[i].asDiagonal();
-    Matrix3d W_ii = p.W.diag(i);
+    if (i != j) return D_rho * W_ij;
+    Matrix3d W_ii = W_ij;
     W_ii.diagonal().array() += sigma;
-    add_block(i, i, Matrix3d::Identity() - ev.D[i] + D_rho * W_ii + shift * Matrix3d::Identity());
-    p.W.for_each_offdiag(i, [&](int j, const Matrix3d& W_ij) { add_block(i, j, D_rho * W_ij); });
-  }
-  const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
-  Eigen::SparseMatrix<double> J(n, n);
-  J.setFromTriplets(triplets.begin(), triplets.end());
-  return J;
+    return Matrix3d::Identity() - ev.D[i] + D_rho * W_ii + shift * Matrix3d::Identity();
+  });
 }
 
 }  // namespace
@@ -158,17 +149,19 @@ NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd&
 
 SolverResult solve_nsn(const FrictionProblem& p, const NsnOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "NSN");
-  NSCD_THROW_UNLESS(options.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}", options.max_iterations);
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NSN max_iterations must be ≥ 0, got {}",
+                    options.stopping.max_iterations);
   SolverResult result;
   result.stage = SolverType::Nsn;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "nsn", result)) return result;
 
   // Newton until the error of eq. (3) reaches the tolerance (‖Φ‖ = 0 exactly is also a solution)
   const detail::NewtonReport newton =
-      detail::nsn_iterate(p, 0.0, p.q, options, options.max_iterations, 0.0, true, options.tolerance, result.r);
+      detail::nsn_iterate(p, 0.0, p.q, options, options.stopping.max_iterations, 0.0, true,
+                          options.stopping.tolerance, result.r);
   result.iterations = newton.iterations;
   result.factorizations = newton.factorizations;
-  detail::finish(p, options.tolerance, "nsn", result);
+  detail::finish(p, options.stopping.tolerance, "nsn", result);
   return result;
 }
 

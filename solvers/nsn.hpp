@@ -32,6 +32,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -39,8 +40,7 @@ namespace nscd::solvers {
 
 /// Options of solve_nsn.
 struct NsnOptions {
-  int max_iterations = 200;  // Newton iterations (one sparse LU factorisation each)
-  double tolerance = 1e-8;   // on error_measure eq. (3), unitless
+  Stopping stopping{1e-8, 200};  // on error_measure eq. (3); Newton iterations (one sparse LU each)
   double armijo = 1e-4;      // sufficient decrease of ½‖Φ‖² along the Newton direction, in (0, ½)
   int max_halvings = 30;     // line-search step halvings before the step is taken anyway
 };

@@ -20,17 +20,17 @@ constexpr double kInnerFraction = 0.1;
 
 SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, const Eigen::VectorXd& r0) {
   detail::check_problem(p, "PROX");
-  NSCD_THROW_UNLESS(options.max_iterations >= 0 && options.inner_max_iterations >= 1,
+  NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0 && options.inner_max_iterations >= 1,
                     "PROX needs max_iterations ≥ 0 and inner_max_iterations ≥ 1");
   NSCD_THROW_UNLESS(options.sigma_initial > 0.0 && options.sigma_min > 0.0 && options.sigma_decrease > 0.0 &&
                         options.sigma_decrease < 1.0,
                     "PROX needs sigma_initial, sigma_min > 0 and sigma_decrease in (0, 1)");
   SolverResult result;
   result.stage = SolverType::Prox;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "prox", result)) return result;
   const int nc = p.nc();
   if (nc == 0) {
-    detail::finish(p, options.tolerance, "prox", result);
+    detail::finish(p, options.stopping.tolerance, "prox", result);
     return result;
   }
 
@@ -43,14 +43,15 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
   const double sigma_min = options.sigma_min * diag_mean;
 
   double error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
-  while (error > options.tolerance && result.iterations < options.max_iterations) {
+  while (error > options.stopping.tolerance && result.iterations < options.stopping.max_iterations) {
     // one proximal step, eq. (1), solved by Newton from r_k
     const Eigen::VectorXd q_shifted = p.q - sigma * result.r;
-    const int budget = std::min(options.inner_max_iterations, options.max_iterations - result.iterations);
+    const int budget = std::min(options.inner_max_iterations, options.stopping.max_iterations - result.iterations);
     const double inner_tolerance = std::max(kInnerFloor, kInnerFraction * error);
     Eigen::VectorXd r = result.r;
     const detail::NewtonReport newton =
-        detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true, options.tolerance, r);
+        detail::nsn_iterate(p, sigma, q_shifted, options.newton, budget, inner_tolerance, true,
+                            options.stopping.tolerance, r);
     const int done = newton.iterations;
     result.iterations += std::max(done, 1);
     result.factorizations += newton.factorizations;
@@ -64,7 +65,7 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
     sigma = solved ? std::max(sigma * options.sigma_decrease, sigma_min)
                    : sigma / (options.sigma_decrease * options.sigma_decrease);
   }
-  detail::finish(p, options.tolerance, "prox", result);
+  detail::finish(p, options.stopping.tolerance, "prox", result);
   return result;
 }
 

@@ -25,6 +25,7 @@
 
 #include "solvers/friction_problem.hpp"
 #include "solvers/nsn.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -32,13 +33,12 @@ namespace nscd::solvers {
 
 /// Options of solve_prox.
 struct ProxOptions {
-  int max_iterations = 500;        // Newton iterations in total, over all outer iterations
-  double tolerance = 1e-8;         // on error_measure eq. (3), unitless
+  Stopping stopping{1e-8, 500};    // on error_measure eq. (3); Newton iterations over all outer iterations
   int inner_max_iterations = 20;   // Newton iterations per proximal step
   double sigma_initial = 1.0;      // σ_0 relative to mean(diag W), unitless (σ itself is in W's units)
   double sigma_decrease = 0.2;     // factor on σ after a successful inner solve, in (0, 1)
   double sigma_min = 1e-8;         // lower bound on σ relative to mean(diag W)
-  NsnOptions newton;               // line-search settings of the inner Newton (its tolerance is unused)
+  NsnOptions newton;               // line-search settings of the inner Newton (its stopping is unused)
 };
 
 /// Solves p by eq. (1) from r0 (wrong size: zero). Status MaxIterations when the tolerance is not

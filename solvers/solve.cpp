@@ -2,6 +2,10 @@
 
 #include "nscd/core/error.hpp"
 
+#include <algorithm>
+
+#include <utility>
+
 namespace nscd::solvers {
 
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
@@ -27,77 +31,34 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
   return solve_nlgs(p, options.nlgs, r0);
 }
 
-void set_stopping(SolverOptions& options, double tolerance, int max_iterations) {
-  switch (options.type) {
-    case SolverType::Auto:
-      options.automatic.tolerance = tolerance;
-      options.automatic.max_iterations = max_iterations;
-      break;
-    case SolverType::Nlgs:
-      options.nlgs.tolerance = tolerance;
-      options.nlgs.max_iterations = max_iterations;
-      break;
-    case SolverType::Nsn:
-      options.nsn.tolerance = tolerance;
-      options.nsn.max_iterations = max_iterations;
-      break;
-    case SolverType::Prox:
-      options.prox.tolerance = tolerance;
-      options.prox.max_iterations = max_iterations;
-      break;
-    case SolverType::VelocityProx:
-      options.velocity_prox.tolerance = tolerance;
-      options.velocity_prox.max_iterations = max_iterations;
-      break;
-    case SolverType::Ccp:
-      options.ccp.tolerance = tolerance;
-      options.ccp.max_iterations = max_iterations;
-      break;
-    case SolverType::Lcp:
-      options.lcp.tolerance = tolerance;
-      options.lcp.max_iterations = max_iterations;
-      break;
-  }
+Stopping& SolverOptions::stopping() {
+  return const_cast<Stopping&>(std::as_const(*this).stopping());
 }
 
-double tolerance(const SolverOptions& options) {
-  switch (options.type) {
+const Stopping& SolverOptions::stopping() const {
+  switch (type) {
     case SolverType::Auto:
-      return options.automatic.tolerance;
+      return automatic.stopping;
     case SolverType::Nlgs:
-      return options.nlgs.tolerance;
+      return nlgs.stopping;
     case SolverType::Nsn:
-      return options.nsn.tolerance;
+      return nsn.stopping;
     case SolverType::Prox:
-      return options.prox.tolerance;
+      return prox.stopping;
     case SolverType::VelocityProx:
-      return options.velocity_prox.tolerance;
+      return velocity_prox.stopping;
     case SolverType::Ccp:
-      return options.ccp.tolerance;
+      return ccp.stopping;
     case SolverType::Lcp:
-      return options.lcp.tolerance;
+      return lcp.stopping;
   }
-  return 0.0;
+  return automatic.stopping;
 }
 
-int max_iterations(const SolverOptions& options) {
-  switch (options.type) {
-    case SolverType::Auto:
-      return options.automatic.max_iterations;
-    case SolverType::Nlgs:
-      return options.nlgs.max_iterations;
-    case SolverType::Nsn:
-      return options.nsn.max_iterations;
-    case SolverType::Prox:
-      return options.prox.max_iterations;
-    case SolverType::VelocityProx:
-      return options.velocity_prox.max_iterations;
-    case SolverType::Ccp:
-      return options.ccp.max_iterations;
-    case SolverType::Lcp:
-      return options.lcp.max_iterations;
-  }
-  return 0;
+std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options) {
+  if (options.type == SolverType::Nlgs) return options.nlgs;
+  if (options.type == SolverType::Auto) return nlgs_stage_options(options.automatic, 0);
+  return std::nullopt;
 }
 
 const std::vector<SolverVariant>& solver_variants() {
@@ -118,6 +79,33 @@ const std::vector<SolverVariant>& solver_variants() {
       {"lcp-pgs", "8-facet pyramid LCP by block Gauss-Seidel"},
   };
   return variants;
+}
+
+namespace {
+
+// the error of a name not among `names`
+[[noreturn]] void unknown_solver(std::string_view name, std::string_view what, const std::vector<std::string>& names) {
+  throw InputError(fmt::format("{} {}: unknown solver; expected one of {}", what, name, fmt::join(names, ", ")));
+}
+
+}  // namespace
+
+SolverOptions parse_solver_variant(std::string_view name, std::string_view what) {
+  if (std::optional<SolverOptions> options = solver_options_from_name(name)) return *options;
+  std::vector<std::string> names;
+  for (const SolverVariant& v : solver_variants()) names.emplace_back(v.name);
+  unknown_solver(name, what, names);
+}
+
+const std::vector<std::string>& step_solver_names() {
+  static const std::vector<std::string> names{"auto", "nlgs", "ccp", "lcp", "nsn", "prox"};
+  return names;
+}
+
+SolverType parse_step_solver(std::string_view name, std::string_view what) {
+  const std::vector<std::string>& names = step_solver_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) unknown_solver(name, what, names);
+  return solver_options_from_name(name)->type;
 }
 
 std::optional<SolverOptions> solver_options_from_name(std::string_view name) {

@@ -21,6 +21,7 @@
 #include "solvers/nlgs.hpp"
 #include "solvers/nsn.hpp"
 #include "solvers/prox.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -41,6 +42,10 @@ struct SolverOptions {
   VelocityProxOptions velocity_prox;
   CcpOptions ccp;
   LcpOptions lcp;
+
+  /// The stopping rule (stopping.hpp) of the solver `type`: that of its options.
+  Stopping& stopping();
+  const Stopping& stopping() const;
 };
 
 /// Runs the solver options.type on p from r0 (warm start; wrong size: zero). A problem without
@@ -52,13 +57,10 @@ struct SolverOptions {
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
                    const BodyCoupling* coupling = nullptr);
 
-/// Sets the tolerance (unitless, on the solver's stopping measure) and the iteration budget of
-/// the solver options.type (sweeps, Newton iterations, APGD steps or pivots, see its options).
-void set_stopping(SolverOptions& options, double tolerance, int max_iterations);
-
-/// The tolerance and iteration budget of the solver options.type.
-double tolerance(const SolverOptions& options);
-int max_iterations(const SolverOptions& options);
+/// The NLGS that options.type runs sweep by sweep: NLGS with options.nlgs, or auto's stage 1
+/// without its progress test (auto_solver.hpp); nullopt for the other solvers. Algorithm 1 (FFR
+/// and TL bodies, nscd's stepper) runs it one sweep per outer iteration (PreparedNlgs::sweep).
+std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options);
 
 /// A named solver variant, as accepted by `nscd solve --solver`.
 struct SolverVariant {
@@ -71,7 +73,23 @@ struct SolverVariant {
 /// lcp, lcp-lemke, lcp-pgs.
 const std::vector<SolverVariant>& solver_variants();
 
-/// Default options of the variant `name`; nullopt for an unknown name.
+/// Default options of the variant `name`; nullopt for an unknown name. The one reader of solver
+/// names: parse_solver_variant and parse_step_solver go through it.
 std::optional<SolverOptions> solver_options_from_name(std::string_view name);
+
+/// Default options of the variant `name`, one of solver_variants().
+/// @throws nscd::InputError "<what> <name>: unknown solver; expected one of auto, nlgs, ..." (every
+///         variant) for another name; `what` says where the name was given (e.g. "--solver").
+SolverOptions parse_solver_variant(std::string_view name, std::string_view what);
+
+/// The solvers a time step may run, by name (a scene's solver.type, `nscd run --solver`):
+/// "auto", "nlgs", "ccp", "lcp", "nsn", "prox". Their other settings are fields of a scene's
+/// solver section, not variants.
+const std::vector<std::string>& step_solver_names();
+
+/// The solver type named `name`, one of step_solver_names().
+/// @throws nscd::InputError "<what> <name>: unknown solver; expected one of auto, nlgs, ccp, lcp,
+///         nsn, prox" for another name.
+SolverType parse_step_solver(std::string_view name, std::string_view what);
 
 }  // namespace nscd::solvers

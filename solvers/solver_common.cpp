@@ -17,10 +17,11 @@ void check_problem(const FrictionProblem& p, const char* solver) {
   NSCD_THROW_UNLESS(!(p.mu.array() < 0.0).any(), "{}: friction coefficients must be ≥ 0", solver);
 }
 
-bool is_finite(const FrictionProblem& p, const Eigen::VectorXd& r0) {
+bool is_finite(const FrictionProblem& p, const Eigen::VectorXd& r0, BlockCheck blocks) {
   if (!p.q.allFinite() || !p.mu.allFinite() || !r0.allFinite()) return false;
   for (int i = 0; i < p.nc(); ++i) {
     if (!p.W.diag(i).allFinite()) return false;
+    if (blocks == BlockCheck::Diagonal) continue;
     bool finite = true;
     p.W.for_each_offdiag(i, [&](int, const Eigen::Matrix3d& block) { finite = finite && block.allFinite(); });
     if (!finite) return false;
@@ -28,28 +29,39 @@ bool is_finite(const FrictionProblem& p, const Eigen::VectorXd& r0) {
   return true;
 }
 
-bool start(const FrictionProblem& p, const Eigen::VectorXd& r0, SolverResult& result) {
+bool start(const FrictionProblem& p, const Eigen::VectorXd& r0, const char* solver, SolverResult& result,
+           BlockCheck blocks) {
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
   result.r = r0.size() == n ? r0 : Eigen::VectorXd::Zero(n);
   result.iterations = 0;
-  if (is_finite(p, result.r)) return false;
+  if (is_finite(p, result.r, blocks)) return false;
+  give_up(p, solver, result);
+  return true;
+}
+
+void give_up(const FrictionProblem& p, const char* solver, SolverResult& result) {
   result.u = p.W.apply(result.r) + p.q;
   result.error = error_measure(p, result.r, result.u);
   result.status = SolverStatus::NonFinite;
-  return true;
+  result.iterations = 0;
+  nscd::logger().debug("{}: non-finite problem data or initial guess ({} contacts)", solver, p.nc());
 }
 
 void finish(const FrictionProblem& p, double tolerance, const char* solver, SolverResult& result) {
   result.u = p.W.apply(result.r) + p.q;
   result.error = error_measure(p, result.r, result.u);
-  if (!result.r.allFinite() || !std::isfinite(result.error)) {
+  conclude(p.nc(), tolerance, solver, result);
+}
+
+void conclude(int nc, double tolerance, const char* solver, SolverResult& result) {
+  if (result.status == SolverStatus::NonFinite || !result.r.allFinite() || !std::isfinite(result.error)) {
     result.status = SolverStatus::NonFinite;
   } else {
     result.status = result.error <= tolerance ? SolverStatus::Converged : SolverStatus::MaxIterations;
   }
   if (result.status != SolverStatus::Converged) {
     nscd::logger().debug("{}: {} after {} iterations, error {:.3e} (tolerance {:.1e}, {} contacts)", solver,
-                         to_string(result.status), result.iterations, result.error, tolerance, p.nc());
+                         to_string(result.status), result.iterations, result.error, tolerance, nc);
   }
 }
 

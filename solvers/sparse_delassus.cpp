@@ -2,8 +2,6 @@
 
 #include <Eigen/SparseCholesky>
 
-#include <vector>
-
 namespace nscd::solvers::detail {
 namespace {
 
@@ -22,21 +20,10 @@ class PricedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> {
 }  // namespace
 
 Eigen::SparseMatrix<double> to_sparse(const DelassusMatrix& W, double shift) {
-  const int nc = W.nc();
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(9 * static_cast<std::size_t>(nc + W.n_offdiag()));
-  auto add_block = [&](int i, int j, const Eigen::Matrix3d& block) {
-    for (int k = 0; k < 3; ++k)
-      for (int l = 0; l < 3; ++l) entries.emplace_back(3 * i + k, 3 * j + l, block(k, l));
-  };
-  for (int i = 0; i < nc; ++i) {
-    add_block(i, i, W.diag(i) + shift * Eigen::Matrix3d::Identity());
-    W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { add_block(i, j, block); });
-  }
-  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
-  Eigen::SparseMatrix<double> A(n, n);
-  A.setFromTriplets(entries.begin(), entries.end());
-  return A;
+  return sparse_on_pattern(W, [&](int i, int j, const Eigen::Matrix3d& W_ij) -> Eigen::Matrix3d {
+    if (i != j) return W_ij;
+    return W_ij + shift * Eigen::Matrix3d::Identity();
+  });
 }
 
 double factorization_operations(const Eigen::SparseMatrix<double>& A) {

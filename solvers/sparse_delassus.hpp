@@ -13,7 +13,31 @@
 
 #include <Eigen/SparseCore>
 
+#include <vector>
+
 namespace nscd::solvers::detail {
+
+/// The sparse (3nc × 3nc) matrix of W's block pattern, both triangles, whose block (i, j) is
+/// block(i, j, W_ij) for every stored block of W, the diagonal ones included (j = i, W_ii):
+/// eq. (1) and matrices of W's pattern (NSN's Jacobian, nsn.hpp eq. (3)).
+template <class Block>
+Eigen::SparseMatrix<double> sparse_on_pattern(const DelassusMatrix& W, Block&& block) {
+  const int nc = W.nc();
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(9 * static_cast<std::size_t>(nc + W.n_offdiag()));
+  auto add_block = [&](int i, int j, const Eigen::Matrix3d& B) {
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < 3; ++l) entries.emplace_back(3 * i + k, 3 * j + l, B(k, l));
+  };
+  for (int i = 0; i < nc; ++i) {
+    add_block(i, i, block(i, i, W.diag(i)));
+    W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& W_ij) { add_block(i, j, block(i, j, W_ij)); });
+  }
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(nc);
+  Eigen::SparseMatrix<double> A(n, n);
+  A.setFromTriplets(entries.begin(), entries.end());
+  return A;
+}
 
 /// Eq. (1).
 Eigen::SparseMatrix<double> to_sparse(const DelassusMatrix& W, double shift);

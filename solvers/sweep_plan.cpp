@@ -7,6 +7,12 @@
 #include <utility>
 
 namespace nscd::solvers::detail {
+namespace {
+
+// contacts per task of make_renumbering() and fill_renumbered()
+constexpr int kRenumberGrain = 256;
+
+}  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
   NSCD_DEMAND(chunk_size >= 1);
@@ -55,6 +61,61 @@ const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& 
   return storage;
 }
 
+Renumbering make_renumbering(const DelassusMatrix& W, const std::vector<int>& order) {
+  const int nc = W.nc(), n = static_cast<int>(order.size());
+  NSCD_DEMAND(n <= nc);
+  Renumbering r;
+  r.order = order;
+  std::vector<int> position(nc, -1);  // −1: a contact left out
+  for (int k = 0; k < n; ++k) position[order[k]] = k;
+  r.row_start.assign(n + 1, 0);
+  for (int k = 0; k < n; ++k) {
+    int kept = 0;
+    W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d&) { kept += position[j] >= 0 ? 1 : 0; });
+    r.row_start[k + 1] = r.row_start[k] + kept;
+  }
+  r.cols.resize(r.row_start[n]);
+  r.block_source.resize(r.row_start[n]);
+  // rows independently (each writes its own slice), columns sorted by their new index
+  const Eigen::Matrix3d* first_block = W.row_blocks_begin(0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
+    std::vector<std::pair<int, int>> row;  // (new column, source block)
+    for (int k = range.begin(); k < range.end(); ++k) {
+      row.clear();
+      W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d& block) {
+        if (position[j] >= 0) row.push_back({position[j], static_cast<int>(&block - first_block)});
+      });
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t e = 0; e < row.size(); ++e) {
+        r.cols[r.row_start[k] + e] = row[e].first;
+        r.block_source[r.row_start[k] + e] = row[e].second;
+      }
+    }
+  });
+  return r;
+}
+
+void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionProblem& out) {
+  const int n = static_cast<int>(r.order.size());
+  if (out.W.nc() != n || out.W.n_offdiag() != static_cast<int>(r.cols.size())) {
+    out.W = DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d>(n), r.row_start, r.cols,
+                                            std::vector<Eigen::Matrix3d>(r.cols.size()));
+  }
+  out.q.resize(3 * n);
+  out.mu.resize(n);
+  const Eigen::Matrix3d* source = p.W.row_blocks_begin(0);
+  Eigen::Matrix3d* blocks = out.W.row_blocks_begin(0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
+    for (int k = range.begin(); k < range.end(); ++k) {
+      const int i = r.order[k];
+      out.W.diag(k) = p.W.diag(i);
+      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
+      out.mu(k) = p.mu(i);
+      for (int e = r.row_start[k]; e < r.row_start[k + 1]; ++e) blocks[e] = source[r.block_source[e]];
+    }
+  });
+}
+
 void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y) {
   const Eigen::Index n = static_cast<Eigen::Index>(size) * static_cast<Eigen::Index>(order.size());
   NSCD_DEMAND(x.size() == n && y.size() == n);
@@ -70,50 +131,10 @@ void from_order(const Eigen::VectorXd& y, const std::vector<int>& order, int siz
 }  // namespace nscd::solvers::detail
 
 namespace nscd::solvers {
-namespace {
-
-// contacts per task of renumbered()
-constexpr int kRenumberGrain = 256;
-
-}  // namespace
 
 FrictionProblem renumbered(const FrictionProblem& p, const std::vector<int>& order) {
-  const int nc = p.nc(), n = static_cast<int>(order.size());
-  NSCD_DEMAND(n <= nc);
-  std::vector<int> position(nc, -1);  // −1: a contact left out
-  for (int k = 0; k < n; ++k) position[order[k]] = k;
-  std::vector<Eigen::Matrix3d> diag(n);
-  std::vector<int> row_start(n + 1, 0);
-  for (int k = 0; k < n; ++k) {
-    int kept = 0;
-    p.W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d&) { kept += position[j] >= 0 ? 1 : 0; });
-    row_start[k + 1] = row_start[k] + kept;
-  }
-  std::vector<int> cols(row_start[n]);
-  std::vector<Eigen::Matrix3d> blocks(row_start[n]);
   FrictionProblem out;
-  out.q.resize(3 * n);
-  out.mu.resize(n);
-  // rows independently (each writes its own slice), columns sorted by their new index
-  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
-    std::vector<std::pair<int, const Eigen::Matrix3d*>> row;
-    for (int k = range.begin(); k < range.end(); ++k) {
-      const int i = order[k];
-      diag[k] = p.W.diag(i);
-      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
-      out.mu(k) = p.mu(i);
-      row.clear();
-      p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) {
-        if (position[j] >= 0) row.push_back({position[j], &block});
-      });
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t e = 0; e < row.size(); ++e) {
-        cols[row_start[k] + e] = row[e].first;
-        blocks[row_start[k] + e] = *row[e].second;
-      }
-    }
-  });
-  out.W = DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols), std::move(blocks));
+  detail::fill_renumbered(p, detail::make_renumbering(p.W, order), out);
   return out;
 }
 

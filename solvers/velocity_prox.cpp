@@ -194,11 +194,11 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
                                  const Eigen::VectorXd& r0) {
   detail::check_problem(p, "velocity PROX");
   check_coupling(p, c);
-  NSCD_THROW_UNLESS(options.sigma > 0.0 && options.max_iterations >= 0 && options.inner_max_iterations >= 1,
+  NSCD_THROW_UNLESS(options.sigma > 0.0 && options.stopping.max_iterations >= 0 && options.inner_max_iterations >= 1,
                     "velocity PROX needs sigma > 0, max_iterations ≥ 0 and inner_max_iterations ≥ 1");
   SolverResult result;
   result.stage = SolverType::VelocityProx;
-  if (detail::start(p, r0, result)) return result;
+  if (detail::start(p, r0, "velocity prox", result)) return result;
   const int nc = p.nc();
   VectorXd rho(nc);
   for (int i = 0; i < nc; ++i) {
@@ -209,7 +209,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
   ProximalNewton newton(form, std::move(rho), result.r);
   double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
-  while (best_error > options.tolerance && result.iterations < options.max_iterations) {
+  while (best_error > options.stopping.tolerance && result.iterations < options.stopping.max_iterations) {
     ++result.iterations;
     if (newton.step_done(options)) {
       newton.next_anchor();
@@ -232,7 +232,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     // proximal problem from this r
     if (t < kShortStep) newton.new_anchor(kSoften);
   }
-  detail::finish(p, options.tolerance, "velocity prox", result);
+  detail::finish(p, options.stopping.tolerance, "velocity prox", result);
   return result;
 }
 

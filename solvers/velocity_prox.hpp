@@ -33,6 +33,7 @@
 #include "solvers/body_coupling.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
+#include "solvers/stopping.hpp"
 
 #include <Eigen/Core>
 
@@ -40,8 +41,7 @@ namespace nscd::solvers {
 
 /// Options of solve_velocity_prox.
 struct VelocityProxOptions {
-  double tolerance = 1e-8;         // on error_measure eq. (3), unitless
-  int max_iterations = 100;        // Newton iterations (one sparse LU factorisation each) and anchor updates
+  Stopping stopping{1e-8, 100};    // on error_measure eq. (3); Newton iterations (one LU each) and anchor updates
   double sigma = 1e-3;             // σ_i relative to tr(W_ii)/3, > 0
   int inner_max_iterations = 8;    // Newton iterations per proximal step
   double inner_reduction = 1e-12;  // ψ ≤ inner_reduction · ψ(start of the step) ends a proximal step

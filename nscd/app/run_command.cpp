@@ -67,7 +67,7 @@ nlohmann::json run_header(const RunOptions& o, const io::Scene& scene, const Mod
           {"scene_sha256", scene_sha256},
           {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
           {"threads", o.threads},
-          {"solver", scene.solver.type},
+          {"solver", solvers::to_string(scene.solver.type)},
           {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
           {"time_step", m.step.h},
           {"status", "running"}};

@@ -26,12 +26,7 @@ std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
 }  // namespace
 
 void apply_overrides(const RunOptions& o, io::Scene& scene) {
-  if (o.solver) {
-    const std::vector<std::string>& types = io::solver_types();
-    NSCD_THROW_UNLESS(std::find(types.begin(), types.end(), *o.solver) != types.end(),
-                      "--solver {}: unknown solver; expected one of {}", *o.solver, fmt::join(types, ", "));
-    scene.solver.type = *o.solver;
-  }
+  if (o.solver) scene.solver.type = solvers::parse_step_solver(*o.solver, "--solver");
   if (o.duration) {
     NSCD_THROW_UNLESS(*o.duration > 0, "--duration {}: expected a positive time in seconds", *o.duration);
     scene.time.duration = *o.duration;

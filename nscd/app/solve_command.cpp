@@ -11,21 +11,16 @@ namespace nscd::app {
 
 int solve_command(const SolveOptions& o) {
   // the solver variant by name; an unknown name lists the valid ones
-  std::optional<solvers::SolverOptions> options = solvers::solver_options_from_name(o.solver);
-  if (!options) {
-    std::string names;
-    for (const solvers::SolverVariant& v : solvers::solver_variants()) names += (names.empty() ? "" : ", ") + std::string(v.name);
-    throw InputError(fmt::format("--solver {}: unknown solver; expected one of {}", o.solver, names));
-  }
+  solvers::SolverOptions options = solvers::parse_solver_variant(o.solver, "--solver");
   NSCD_THROW_UNLESS(o.tolerance > 0, "--tolerance {}: expected a positive number", o.tolerance);
   NSCD_THROW_UNLESS(o.max_iterations >= 1, "--max-iterations {}: expected a positive count", o.max_iterations);
   const io::FclibProblem read = io::read_fclib_problem(o.problem);
 
   // solve from r = 0, timed
-  solvers::set_stopping(*options, o.tolerance, o.max_iterations);
+  options.stopping() = {o.tolerance, o.max_iterations};
   const auto start = std::chrono::steady_clock::now();
   const solvers::BodyCoupling* body = read.body ? &*read.body : nullptr;
-  const solvers::SolverResult result = solvers::solve(read.problem, *options, Eigen::VectorXd(), body);
+  const solvers::SolverResult result = solvers::solve(read.problem, options, Eigen::VectorXd(), body);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("contacts %d  solver %s  iterations %d  error %.3e  seconds %.4g  status %s\n", read.problem.nc(),

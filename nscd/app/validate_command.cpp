@@ -65,10 +65,11 @@ int validate_command(const std::filesystem::path& scene_file) {
               contacts.size() + on_meshes.size());
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
-  std::printf("  solver: %s, tolerance %g, at most %d iterations", scene.solver.type.c_str(),
-              solvers::tolerance(m.step.solver), solvers::max_iterations(m.step.solver));
-  if ((scene.solver.type == "nlgs" || scene.solver.type == "auto") && scene.solver.min_iterations > 1)
-    std::printf(", at least %d sweeps", scene.solver.min_iterations);
+  const solvers::Stopping& stopping = m.step.solver.stopping();
+  std::printf("  solver: %s, tolerance %g, at most %d iterations",
+              std::string(solvers::to_string(m.step.solver.type)).c_str(), stopping.tolerance, stopping.max_iterations);
+  if (solvers::nlgs_sweeps(m.step.solver) && stopping.min_iterations > 1)
+    std::printf(", at least %d sweeps", stopping.min_iterations);
   std::printf("\n");
   if (!m.ffr_bodies.empty())
     std::printf("  ffr: rotational fictitious forces %s\n",

@@ -134,11 +134,6 @@ void mesh_probe(const ffr::FfrBody& f, const nscd::BodyModel& body, const Probe&
 
 // the scene's solver section as options of solvers/solve.hpp (names checked by the reader)
 solvers::SolverOptions solver_options(const SolverSettings& in) {
-  using solvers::SolverType;
-  static const std::map<std::string, SolverType> kTypes{{"auto", SolverType::Auto},
-                                                        {"nlgs", SolverType::Nlgs}, {"nsn", SolverType::Nsn},
-                                                        {"prox", SolverType::Prox}, {"ccp", SolverType::Ccp},
-                                                        {"lcp", SolverType::Lcp}};
   static const std::map<std::string, solvers::LocalSolverKind> kLocal{
       {"alart_curnier", solvers::LocalSolverKind::AlartCurnier},
       {"jean_moreau", solvers::LocalSolverKind::JeanMoreau},
@@ -146,18 +141,16 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   static const std::map<std::string, solvers::LcpMethod> kLcp{
       {"auto", solvers::LcpMethod::Auto}, {"lemke", solvers::LcpMethod::Lemke}, {"pgs", solvers::LcpMethod::Pgs}};
   solvers::SolverOptions o;
-  o.type = kTypes.at(in.type);
+  o.type = in.type;
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
-  o.nlgs.min_iterations = in.min_iterations;
   o.automatic.nlgs = o.nlgs;
-  o.automatic.min_iterations = in.min_iterations;
   o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
   o.ccp.correction = in.correction;
   o.ccp.omega = in.relaxation;
   o.lcp.method = kLcp.at(in.lcp_method);
   o.lcp.facets = in.facets;
-  solvers::set_stopping(o, in.tolerance, in.max_iterations);
+  o.stopping() = {in.tolerance, in.max_iterations, in.min_iterations};  // min_iterations: nlgs and auto only
   return o;
 }
 

@@ -6,6 +6,7 @@
 
 #include "nscd/core/math.hpp"
 #include "nscd/step/body_kind.hpp"
+#include "solvers/solver_result.hpp"
 
 #include <filesystem>
 #include <map>
@@ -23,11 +24,8 @@ struct TimeSettings {
   std::optional<int> output_every;       // [steps]; neither given: every step
 };
 
-/// The values of solver.type (and of `nscd run --solver`): "auto", "nlgs", "ccp", "lcp", "nsn", "prox".
-const std::vector<std::string>& solver_types();
-
 struct SolverSettings {
-  std::string type = "auto";      // auto | nlgs | ccp | lcp | nsn | prox (solvers/solve.hpp)
+  solvers::SolverType type = solvers::SolverType::Auto;  // solvers::step_solver_names() (solvers/solve.hpp)
   std::string local_solver = "alart_curnier";  // nlgs: alart_curnier | jean_moreau | de_saxce
   std::string ccp_method = "apgd";  // ccp: apgd | pgs
   bool correction = true;           // ccp: fixed point on s = μ‖u_T‖, exact Coulomb (false: CCP relaxation)

@@ -1,6 +1,7 @@
 #include "nscd/io/json_reader.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_body_reader.hpp"
+#include "solvers/solve.hpp"
 
 #include <algorithm>
 #include <set>
@@ -46,15 +47,6 @@ void read_integrator(const Value& v, Scene& scene) {
   if (const auto x = v.find("projection")) scene.projection = x->boolean();
 }
 
-}  // namespace
-
-const std::vector<std::string>& solver_types() {
-  static const std::vector<std::string> types{"auto", "nlgs", "ccp", "lcp", "nsn", "prox"};
-  return types;
-}
-
-namespace {
-
 SolverSettings read_solver(const Value& v) {
   v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
@@ -63,7 +55,10 @@ SolverSettings read_solver(const Value& v) {
   auto choice = [&](const char* key, const std::vector<std::string>& names, std::string& field) {
     if (const auto x = v.find(key)) field = names[x->one_of(names)];
   };
-  choice("type", solver_types(), s.type);
+  if (const auto x = v.find("type")) {
+    const std::vector<std::string>& names = solvers::step_solver_names();
+    s.type = solvers::parse_step_solver(names[x->one_of(names)], "solver.type");
+  }
   choice("local_solver", {"alart_curnier", "jean_moreau", "de_saxce"}, s.local_solver);
   choice("ccp_method", {"apgd", "pgs"}, s.ccp_method);
   choice("lcp_method", {"auto", "lemke", "pgs"}, s.lcp_method);

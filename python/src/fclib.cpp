@@ -32,17 +32,12 @@ solvers::FrictionProblem problem(const Matrix& W, const Eigen::VectorXd& q, cons
 
 // the solver options of a name of solvers::solver_variants(), with its stopping test
 solvers::SolverOptions options(const std::string& solver, double tolerance, int max_iterations) {
-  std::optional<solvers::SolverOptions> o = solvers::solver_options_from_name(solver);
-  if (!o) {
-    std::string names;
-    for (const solvers::SolverVariant& v : solvers::solver_variants())
-      names += (names.empty() ? "" : ", ") + std::string(v.name);
-    throw InputError(fmt::format("solver=\"{}\": unknown solver; expected one of {}", solver, names));
-  }
+  solvers::SolverOptions o = solvers::parse_solver_variant(solver, "solver");
   NSCD_THROW_UNLESS(tolerance > 0, "tolerance={}: expected a positive number", tolerance);
   NSCD_THROW_UNLESS(max_iterations >= 1, "max_iterations={}: expected a positive count", max_iterations);
-  solvers::set_stopping(*o, tolerance, max_iterations);
-  return *o;
+  o.stopping().tolerance = tolerance;
+  o.stopping().max_iterations = max_iterations;
+  return o;
 }
 
 py::dict solve(const Matrix& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu, const std::string& solver,

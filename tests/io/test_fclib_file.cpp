@@ -76,8 +76,8 @@ TEST(FclibFile, GlobalProblemIsCondensedAndSolvedLikeSiconos) {
   // tests/data/README.md: Siconos's NSGS reaches 1e-8 in 33 iterations; an NLGS with the same
   // error measure on the same local problem must too, give or take a few sweeps
   solvers::NlgsOptions options;
-  options.tolerance = 1e-8;
-  options.max_iterations = 100;
+  options.stopping.tolerance = 1e-8;
+  options.stopping.max_iterations = 100;
   const solvers::SolverResult result = solvers::solve_nlgs(read.problem, options, Eigen::VectorXd());
   EXPECT_EQ(result.status, solvers::SolverStatus::Converged) << result.error;
   EXPECT_LT(result.iterations, 40);

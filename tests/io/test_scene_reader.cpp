@@ -126,7 +126,7 @@ TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
   EXPECT_EQ(s.theta, 1.0);
   EXPECT_FALSE(s.projection);
   EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
-  EXPECT_EQ(s.solver.type, "nlgs");
+  EXPECT_EQ(s.solver.type, solvers::SolverType::Nlgs);
   EXPECT_EQ(s.solver.tolerance, 1e-5);
   EXPECT_EQ(s.solver.max_iterations, 1000);
   EXPECT_EQ(s.solver.inner_tolerance, 1e-5);
@@ -191,7 +191,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
   EXPECT_EQ(s.gravity, Vec3(0, 0, -9.81));
   EXPECT_FALSE(s.time.output_interval);
   EXPECT_FALSE(s.time.output_every);
-  EXPECT_EQ(s.solver.type, "auto");
+  EXPECT_EQ(s.solver.type, solvers::SolverType::Auto);
   EXPECT_EQ(s.solver.relaxation, 1.0);
   EXPECT_FALSE(s.solver.fail_on_divergence);
   EXPECT_FALSE(s.detection.alert_distance);
@@ -212,7 +212,7 @@ TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   const Scene s = read_scene(write("scene.json", scene.dump()));
   EXPECT_EQ(s.detection.alert_distance, 0.01);
   EXPECT_EQ(s.detection.max_penetration, 1e-4);
-  EXPECT_EQ(s.solver.type, "ccp");
+  EXPECT_EQ(s.solver.type, solvers::SolverType::Ccp);
   EXPECT_EQ(s.solver.relaxation, 1.5);
   EXPECT_EQ(s.solver.min_iterations, 3);
   EXPECT_TRUE(s.solver.fail_on_divergence);

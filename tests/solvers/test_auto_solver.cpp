@@ -100,7 +100,7 @@ TEST(VelocityProx, BoxPushedBelowTheFrictionLimitSticksWithTheAnalyticResultant)
   const double g_h = 9.81e-3, mu = 0.5, push = 0.3 * g_h;
   const BoxOnGround box = box_on_ground(push, g_h, mu);
   VelocityProxOptions o;
-  o.tolerance = 1e-10;
+  o.stopping.tolerance = 1e-10;
   const SolverResult res = solve_velocity_prox(box.p, box.c, o, Eigen::VectorXd());
   ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
   EXPECT_EQ(res.stage, SolverType::VelocityProx);
@@ -116,7 +116,7 @@ TEST(VelocityProx, BoxPushedBeyondTheFrictionLimitSlidesWithTheAnalyticResultant
   const double g_h = 9.81e-3, mu = 0.5, push = 2 * mu * g_h;
   const BoxOnGround box = box_on_ground(push, g_h, mu);
   VelocityProxOptions o;
-  o.tolerance = 1e-10;
+  o.stopping.tolerance = 1e-10;
   const SolverResult res = solve_velocity_prox(box.p, box.c, o, Eigen::VectorXd());
   ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
   const Eigen::Vector3d expected = box.mass * g_h * Eigen::Vector3d(1.0, -mu, 0.0);
@@ -160,8 +160,8 @@ TEST(AutoSolver, RandomRigidSystemsReachTightToleranceWithTheirBodyForm) {
     const BodyCoupling c = coupling(mass, body, blocks);
     const FrictionProblem p = local_form(c, q, mu);
     AutoOptions a;
-    a.tolerance = 1e-10;
-    a.max_iterations = 20000;
+    a.stopping.tolerance = 1e-10;
+    a.stopping.max_iterations = 20000;
     a.max_newton_iterations = 400;
     const SolverResult res = solve_auto(p, a, Eigen::VectorXd(), &c);
     EXPECT_EQ(res.status, SolverStatus::Converged) << "trial " << trial << " error " << res.error;
@@ -174,14 +174,14 @@ TEST(NlgsProgress, StallTestEndsSweepsThatNoLongerHalveTheError) {
   const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("local_problem_test");
   ASSERT_TRUE(p.has_value());
   NlgsOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 2000;
+  o.stopping.tolerance = 1e-8;
+  o.stopping.max_iterations = 2000;
   o.stall_window = 16;
   const SolverResult stalled = solve_nlgs(*p, o, Eigen::VectorXd());
   EXPECT_EQ(stalled.status, SolverStatus::MaxIterations);
-  EXPECT_LT(stalled.iterations, o.max_iterations);
+  EXPECT_LT(stalled.iterations, o.stopping.max_iterations);
   o.stall_window = 0;  // no progress test: every sweep of the budget
-  EXPECT_EQ(solve_nlgs(*p, o, Eigen::VectorXd()).iterations, o.max_iterations);
+  EXPECT_EQ(solve_nlgs(*p, o, Eigen::VectorXd()).iterations, o.stopping.max_iterations);
   o.stall_factor = 1.0;
   EXPECT_THROW(solve_nlgs(*p, o, Eigen::VectorXd()), nscd::InputError);
 }
@@ -191,10 +191,10 @@ TEST(AutoSolver, ConvergedFirstStageIsNlgsBitForBit) {
   const std::optional<FrictionProblem> p =
       io::read_fclib_problem(fclib_data::fclib_folder() / "Box_Stacks-i0122-82-5.hdf5").problem;
   AutoOptions a;
-  a.tolerance = 1e-4;
+  a.stopping.tolerance = 1e-4;
   NlgsOptions n;
-  n.tolerance = 1e-4;
-  n.max_iterations = a.max_iterations;
+  n.stopping.tolerance = 1e-4;
+  n.stopping.max_iterations = a.stopping.max_iterations;
   const SolverResult automatic = solve_auto(*p, a, Eigen::VectorXd());
   const SolverResult nlgs = solve_nlgs(*p, n, Eigen::VectorXd());
   ASSERT_EQ(automatic.status, SolverStatus::Converged);
@@ -209,7 +209,7 @@ TEST(AutoSolver, NewtonStageFinishesWhereNlgsStalls) {
   const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("local_problem_test");
   ASSERT_TRUE(p.has_value());
   AutoOptions a;
-  a.tolerance = 1e-8;
+  a.stopping.tolerance = 1e-8;
   const SolverResult res = solve_auto(*p, a, Eigen::VectorXd());
   ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
   EXPECT_EQ(res.stage, SolverType::Prox);
@@ -223,7 +223,7 @@ TEST(AutoSolver, BodyFormStageOnTheBoxWhereCornersAreRedundant) {
   const double g_h = 9.81e-3, mu = 0.5;
   const BoxOnGround box = box_on_ground(0.3 * g_h, g_h, mu);
   AutoOptions a;
-  a.tolerance = 1e-10;
+  a.stopping.tolerance = 1e-10;
   const SolverResult res = solve_auto(box.p, a, Eigen::VectorXd(), &box.c);
   ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
   EXPECT_TRUE(res.stage == SolverType::Nlgs || res.stage == SolverType::VelocityProx);

@@ -58,7 +58,7 @@ TEST_P(CcpTest, RelaxationSeparatesASlidingBlockAtMuTimesSlidingSpeed) {
   CcpOptions options;
   options.method = GetParam();
   options.correction = false;
-  options.tolerance = 1e-12;
+  options.stopping.tolerance = 1e-12;
   const SolverResult res = solve_ccp(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged);
   const double rn = 0.7 / 1.09;
@@ -78,7 +78,7 @@ TEST_P(CcpTest, CorrectionRecoversCoulomb) {
   const FrictionProblem p = sliding_block();
   CcpOptions options;
   options.method = GetParam();
-  options.tolerance = 1e-12;
+  options.stopping.tolerance = 1e-12;
   const SolverResult res = solve_ccp(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged) << res.error;
   constexpr double kTol = 1e-10;
@@ -96,8 +96,8 @@ TEST_P(CcpTest, FourCornersDilatancyAndCorrection) {
   CcpOptions options;
   options.method = GetParam();
   options.correction = false;
-  options.tolerance = 1e-10;
-  options.max_iterations = 100000;
+  options.stopping.tolerance = 1e-10;
+  options.stopping.max_iterations = 100000;
   const SolverResult relaxed = solve_ccp(p, options, Eigen::VectorXd());
   ASSERT_EQ(relaxed.status, SolverStatus::Converged);
   constexpr double kTol = 1e-7;  // e_ccp 1e-10 relative, W of condition ~ 10 on its range

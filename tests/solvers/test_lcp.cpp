@@ -98,7 +98,7 @@ TEST_P(PyramidTest, ApproachesTheConeAsFacetsGrow) {
     LcpOptions options;
     options.method = GetParam();
     options.facets = k;
-    options.tolerance = 1e-14;
+    options.stopping.tolerance = 1e-14;
     const SolverResult res = solve_lcp(p, options, Eigen::VectorXd());
     ASSERT_EQ(res.status, SolverStatus::Converged) << "k = " << k;
     const Eigen::Vector2d expected_t = project_on_polygon(Eigen::Vector2d(-3.0, -4.0), 0.5, k);
@@ -127,7 +127,7 @@ TEST_P(PyramidTest, StickingContactIsExact) {
   p.mu = Eigen::VectorXd::Constant(1, 1.0);
   LcpOptions options;
   options.method = GetParam();
-  options.tolerance = 1e-14;
+  options.stopping.tolerance = 1e-14;
   const SolverResult res = solve_lcp(p, options, Eigen::VectorXd());
   ASSERT_EQ(res.status, SolverStatus::Converged);
   EXPECT_LE((res.r + p.q).norm(), 1e-14);

@@ -78,7 +78,7 @@ TEST_P(LocalSolverTest, InsideNlgsOnTwoCoupledContacts) {
   Eigen::VectorXd expected(6);
   expected << 2.0 / 3, -2.0 / 15, 1.0 / 15, 2.0 / 3, 1.0 / 15, -2.0 / 15;
   NlgsOptions options;
-  options.tolerance = 1e-14;
+  options.stopping.tolerance = 1e-14;
   options.local_solver = GetParam();
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged);

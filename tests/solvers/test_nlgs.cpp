@@ -104,7 +104,7 @@ TEST(NlgsTest, SlideWithIdentity) {
   // then u_T = r_T + q_T = (2.7, 3.6) is parallel to q_T, opposite to r_T
   const FrictionProblem p = one_contact(Eigen::Matrix3d::Identity(), {-1.0, 3.0, 4.0}, 0.5);
   NlgsOptions options;
-  options.tolerance = 1e-14;
+  options.stopping.tolerance = 1e-14;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged);
   // the local Newton stops at ‖Φ‖ ≤ 1e-14 (‖r‖ + ‖q‖), ‖r‖ + ‖q‖ ≈ 6.2: 1e-13 on r
@@ -118,7 +118,7 @@ TEST(NlgsTest, SlideWithGeneralW) {
   // cone boundary, r_T opposite to u_T
   const FrictionProblem p = one_contact(general_spd(), {-1.0, 3.0, 4.0}, 0.5);
   NlgsOptions options;
-  options.tolerance = 1e-14;
+  options.stopping.tolerance = 1e-14;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged);
   // impulses and velocities O(1..5), local Newton tolerance 1e-14 relative: 1e-12 absolute
@@ -151,7 +151,7 @@ TEST(NlgsTest, TwoCoupledContacts) {
   Eigen::VectorXd expected(6);
   expected << 2.0 / 3, -2.0 / 15, 1.0 / 15, 2.0 / 3, 1.0 / 15, -2.0 / 15;
   NlgsOptions options;
-  options.tolerance = 1e-14;
+  options.stopping.tolerance = 1e-14;
   SolverResult res = solve_nlgs(make_problem(W, q, mu), options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged);
   // Gauss–Seidel contracts by c² = 1/4 per sweep down to error 1e-14 on O(1) values
@@ -169,11 +169,11 @@ TEST(NlgsTest, TwoCoupledContacts) {
 TEST(NlgsTest, RandomFiftyContactsConverge) {
   const FrictionProblem p = random_problem(50, 1);
   NlgsOptions options;
-  options.tolerance = 1e-10;
-  options.max_iterations = 20000;
+  options.stopping.tolerance = 1e-10;
+  options.stopping.max_iterations = 20000;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged) << "error " << res.error << " after " << res.iterations;
-  EXPECT_LE(res.error, options.tolerance);
+  EXPECT_LE(res.error, options.stopping.tolerance);
   // the reported error is that of (r, W r + q): same sums in the same order, bitwise equal
   EXPECT_EQ(res.error, recomputed_error(p, res));
   EXPECT_EQ(res.u, p.W.apply(res.r) + p.q);
@@ -187,8 +187,8 @@ TEST(NlgsTest, RandomFiftyContactsConverge) {
 TEST(NlgsTest, RelaxationConvergesToo) {
   const FrictionProblem p = random_problem(50, 2);
   NlgsOptions options;
-  options.tolerance = 1e-10;
-  options.max_iterations = 20000;
+  options.stopping.tolerance = 1e-10;
+  options.stopping.max_iterations = 20000;
   options.omega = 0.8;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::Converged) << "error " << res.error;
@@ -198,8 +198,8 @@ TEST(NlgsTest, RelaxationConvergesToo) {
 TEST(NlgsTest, DeterministicAndWarmStartFromSolutionTakesOneSweepOrMinIterations) {
   const FrictionProblem p = random_problem(50, 3);
   NlgsOptions options;
-  options.tolerance = 1e-12;
-  options.max_iterations = 20000;
+  options.stopping.tolerance = 1e-12;
+  options.stopping.max_iterations = 20000;
   const SolverResult first = solve_nlgs(p, options, Eigen::VectorXd());
   ASSERT_EQ(first.status, SolverStatus::Converged);
   // same input, same sequence of operations: bitwise equal
@@ -207,32 +207,32 @@ TEST(NlgsTest, DeterministicAndWarmStartFromSolutionTakesOneSweepOrMinIterations
   EXPECT_EQ(first.r, again.r);
   EXPECT_EQ(first.iterations, again.iterations);
   // from a solution at 1e-12 one sweep moves r by O(1e-12): below a tolerance of 1e-10
-  options.tolerance = 1e-10;
+  options.stopping.tolerance = 1e-10;
   const SolverResult warm = solve_nlgs(p, options, first.r);
   EXPECT_EQ(warm.status, SolverStatus::Converged);
   EXPECT_EQ(warm.iterations, 1);
   // with min_iterations, that many sweeps are done before the stopping test
-  options.min_iterations = 7;
+  options.stopping.min_iterations = 7;
   const SolverResult warm_min = solve_nlgs(p, options, first.r);
   EXPECT_EQ(warm_min.status, SolverStatus::Converged);
   EXPECT_EQ(warm_min.iterations, 7);
   EXPECT_EQ(warm_min.error, recomputed_error(p, warm_min));
   // above max_iterations, max_iterations bounds it (one sweep per outer iteration of Algorithm 1)
-  options.max_iterations = 3;
+  options.stopping.max_iterations = 3;
   EXPECT_EQ(solve_nlgs(p, options, first.r).iterations, 3);
-  options.min_iterations = 0;
+  options.stopping.min_iterations = 0;
   EXPECT_THROW(solve_nlgs(p, options, first.r), nscd::InputError);
 }
 
 TEST(NlgsTest, MaxIterationsOnHardProblem) {
   const FrictionProblem p = random_problem(50, 1);
   NlgsOptions options;
-  options.tolerance = 1e-10;
-  options.max_iterations = 1;
+  options.stopping.tolerance = 1e-10;
+  options.stopping.max_iterations = 1;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::MaxIterations);
   EXPECT_EQ(res.iterations, 1);
-  EXPECT_GT(res.error, options.tolerance);
+  EXPECT_GT(res.error, options.stopping.tolerance);
   EXPECT_EQ(res.error, recomputed_error(p, res));
 }
 
@@ -286,8 +286,8 @@ TEST_P(FclibNlgsTest, ReachesTolerance) {
   const FrictionProblem& p = *read;
 
   NlgsOptions options;
-  options.tolerance = 1e-4;
-  options.max_iterations = GetParam().max_iterations;
+  options.stopping.tolerance = 1e-4;
+  options.stopping.max_iterations = GetParam().max_iterations;
   const SolverResult res = solve_nlgs(p, options, Eigen::VectorXd());
   EXPECT_EQ(res.error, recomputed_error(p, res));
   if (GetParam().converges) {

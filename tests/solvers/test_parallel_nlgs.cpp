@@ -217,9 +217,9 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   const std::vector<detail::LocalProblem> local = local_problems(renumbered);
   Eigen::VectorXd r_reference = Eigen::VectorXd::Zero(3 * p.nc());
   NlgsOptions options;
-  options.tolerance = 0.0;
+  options.stopping.tolerance = 0.0;
   for (int k = 1; k <= 5; ++k) {
-    options.max_iterations = k;
+    options.stopping.max_iterations = k;
     sequential_sweep(renumbered, local, r_reference);
     const SolverResult res = with_threads(2, [&] { return solve_nlgs(p, options, Eigen::VectorXd()); });
     ASSERT_EQ(res.iterations, k);
@@ -227,6 +227,44 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
     for (int c = 0; c < p.nc(); ++c) r_back.segment<3>(3 * order[c]) = r_reference.segment<3>(3 * c);
     EXPECT_TRUE(bitwise_equal(res.r, r_back)) << k << " sweeps";
   }
+}
+
+// a and b bitwise equal: r, u, error, iterations and status
+void expect_same_result(const SolverResult& a, const SolverResult& b) {
+  EXPECT_TRUE(bitwise_equal(a.r, b.r));
+  EXPECT_TRUE(bitwise_equal(a.u, b.u));
+  EXPECT_EQ(std::memcmp(&a.error, &b.error, sizeof(double)), 0);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.status, b.status);
+}
+
+TEST(ParallelNlgs, PreparedSolverGivesTheBitsOfSolveNlgsAsTheValuesChange) {
+  // prepared once on a renumbered pattern, then solving problems of that pattern with other
+  // values (as Algorithm 1 relinearises W and q): solve_nlgs's result, bit for bit
+  FrictionProblem p = grid_problem(40, 40, 6);
+  ASSERT_TRUE(detail::make_sweep_plan(p.W).renumbers());
+  NlgsOptions options;
+  options.stopping = {1e-6, 200};
+  PreparedNlgs prepared(p, options);
+  for (const unsigned seed : {6u, 7u}) {
+    p = grid_problem(40, 40, seed);  // the object prepared on, with new values
+    const SolverResult res = with_threads(2, [&] { return prepared.solve(Eigen::VectorXd()); });
+    expect_same_result(res, solve_nlgs(p, options, Eigen::VectorXd()));
+    EXPECT_GT(res.iterations, 1);
+  }
+  // sweep(): a solve of one sweep each, tested after it, counted since the object was made
+  NlgsOptions one_sweep = options;
+  one_sweep.stopping.max_iterations = 1;
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
+  for (int k = 1; k <= 3; ++k) {
+    SolverResult expected = solve_nlgs(p, one_sweep, r);
+    expected.iterations = k;
+    const SolverResult res = prepared.sweep(r);
+    expect_same_result(res, expected);
+    EXPECT_EQ(res.status, SolverStatus::MaxIterations);
+    r = res.r;
+  }
+  EXPECT_EQ(prepared.sweeps_left(), 197);
 }
 
 // solve_nlgs with 1, 2 and 4 threads: r, u, sweeps and error bitwise equal
@@ -248,8 +286,8 @@ TEST(ParallelNlgs, GridIsBitwiseEqualWithOneTwoAndFourThreads) {
   ASSERT_GE(p.nc(), 1000);
   ASSERT_TRUE(has_parallel_color(detail::make_sweep_plan(p.W)));  // the parallel path is taken
   NlgsOptions options;
-  options.tolerance = 1e-6;
-  options.max_iterations = 200;
+  options.stopping.tolerance = 1e-6;
+  options.stopping.max_iterations = 200;
   expect_same_solution_with_one_two_four_threads(p, options);
   // relaxed sweeps too
   options.omega = 1.3;
@@ -261,8 +299,8 @@ TEST(ParallelNlgs, FclibProblemIsBitwiseEqualWithOneTwoAndFourThreads) {
   const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("KaplasTower-i1061-4");
   ASSERT_TRUE(p.has_value());
   NlgsOptions options;
-  options.tolerance = 1e-8;
-  options.max_iterations = 300;
+  options.stopping.tolerance = 1e-8;
+  options.stopping.max_iterations = 300;
   expect_same_solution_with_one_two_four_threads(*p, options);
 
   // its colours are too small for the default chunks to run in parallel: sweep with chunks of 2

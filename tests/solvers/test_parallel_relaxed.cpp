@@ -125,8 +125,8 @@ TEST(ParallelRelaxed, LcpPgsSweepEqualsSequentialSweepOfRenumberedProblemIterati
 
 TEST(ParallelRelaxed, CcpPgsAndApgdAreBitwiseEqualWithOneTwoAndFourThreads) {
   CcpOptions options;
-  options.tolerance = 1e-8;
-  options.max_iterations = 300;
+  options.stopping.tolerance = 1e-8;
+  options.stopping.max_iterations = 300;
   for (const CcpMethod method : {CcpMethod::Pgs, CcpMethod::Apgd})
     for (const bool correction : {false, true}) {
       options.method = method;
@@ -140,8 +140,8 @@ TEST(ParallelRelaxed, CcpPgsAndApgdAreBitwiseEqualWithOneTwoAndFourThreads) {
 TEST(ParallelRelaxed, LcpPgsIsBitwiseEqualWithOneTwoAndFourThreads) {
   LcpOptions options;
   options.method = LcpMethod::Pgs;
-  options.tolerance = 1e-8;
-  options.max_iterations = 40;
+  options.stopping.tolerance = 1e-8;
+  options.stopping.max_iterations = 40;
   expect_same_result_with_one_two_four_threads([&] { return solve_lcp(lattice(), options, Eigen::VectorXd()); });
 }
 

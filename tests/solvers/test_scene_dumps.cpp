@@ -32,7 +32,7 @@ TEST_P(SceneDumpTest, DefaultSolverReachesTightTolerance) {
   const io::FclibProblem read = io::read_fclib_problem(fclib_data::fclib_folder() / (std::string(GetParam()) + ".hdf5"));
   ASSERT_TRUE(read.body.has_value()) << "a dump of a rigid scene is a global problem";
   SolverOptions options = *solver_options_from_name("auto");
-  set_stopping(options, 1e-8, 10000);
+  options.stopping() = {1e-8, 10000};
   const SolverResult res = solve(read.problem, options, Eigen::VectorXd(), &*read.body);
   const double error = error_measure(read.problem, res.r, read.problem.W.apply(res.r) + read.problem.q);
   EXPECT_EQ(res.status, SolverStatus::Converged) << "error " << res.error << " after " << res.iterations
@@ -51,7 +51,7 @@ TEST(SceneDumpKnownFailure, HardShakeStepStaysAboveTightTolerance) {
       io::read_fclib_problem(fclib_data::fclib_folder() / "nscd_wall_hard_shake_step520.hdf5");
   ASSERT_TRUE(read.body.has_value());
   SolverOptions options = *solver_options_from_name("auto");
-  set_stopping(options, 1e-8, 1000);  // NLGS's budget after the Newton stage: kept small, it does not converge
+  options.stopping() = {1e-8, 1000};  // NLGS's budget after the Newton stage: kept small, it does not converge
   const SolverResult res = solve(read.problem, options, Eigen::VectorXd(), &*read.body);
   const double error = error_measure(read.problem, res.r, read.problem.W.apply(res.r) + read.problem.q);
   std::printf("KNOWN_FAIL auto nscd_wall_hard_shake_step520 1e-08: error %.1e, stage %s, %d iterations\n", error,

@@ -7,6 +7,7 @@
 // to the passing list (bench/bench_solvers.cpp prints every case). Plus the dispatcher's names and
 // a random problem.
 
+#include "nscd/core/error.hpp"
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <utility>
 #include <cstdio>
 #include <vector>
 
@@ -105,7 +107,7 @@ TEST_P(FclibSolverFamilyTest, EverySolverReachesTolerance) {
                     problem.c_str(), tol, (options->lcp.facets + 2) * p.nc());
         continue;
       }
-      set_stopping(*options, tol, budget(*options, tol < 1e-6));
+      options->stopping() = {tol, budget(*options, tol < 1e-6)};
       // a global file's body form goes to auto's Newton stage (velocity_prox.hpp)
       const SolverResult res = solve(p, *options, Eigen::VectorXd(), read.body ? &*read.body : nullptr);
       // the pass criterion: the common error of the returned r, recomputed here
@@ -157,9 +159,34 @@ TEST(SolverDispatchTest, EveryNameIsAccepted) {
   EXPECT_EQ(solver_options_from_name("ccp-pgs")->ccp.correction, false);
   EXPECT_EQ(solver_options_from_name("lcp-lemke")->lcp.method, LcpMethod::Lemke);
   SolverOptions o = *solver_options_from_name("prox");
-  set_stopping(o, 1e-7, 33);
-  EXPECT_EQ(tolerance(o), 1e-7);
-  EXPECT_EQ(max_iterations(o), 33);
+  o.stopping() = {1e-7, 33};
+  EXPECT_EQ(o.prox.stopping.tolerance, 1e-7);
+  EXPECT_EQ(o.prox.stopping.max_iterations, 33);
+  EXPECT_EQ(std::as_const(o).stopping().max_iterations, 33);
+}
+
+TEST(SolverDispatchTest, NamesAreReadIntoTheSolverTypeWithTheAcceptedNamesOnError) {
+  for (const std::string& name : step_solver_names())
+    EXPECT_EQ(to_string(parse_step_solver(name, "solver.type")), name);
+  EXPECT_EQ(parse_solver_variant("nlgs-jm", "--solver").nlgs.local_solver, LocalSolverKind::JeanMoreau);
+  try {
+    parse_step_solver("gauss", "--solver");
+    ADD_FAILURE() << "no error";
+  } catch (const nscd::InputError& e) {
+    EXPECT_STREQ(e.what(), "--solver gauss: unknown solver; expected one of auto, nlgs, ccp, lcp, nsn, prox");
+  }
+  EXPECT_THROW(parse_step_solver("nlgs-jm", "solver.type"), nscd::InputError);  // a variant of `nscd solve` only
+  try {
+    parse_solver_variant("nlgs-xx", "--solver");
+    ADD_FAILURE() << "no error";
+  } catch (const nscd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--solver nlgs-xx: unknown solver; expected one of auto, nlgs, nlgs-ac"),
+              std::string::npos);
+  }
+  // the NLGS swept by Algorithm 1: NLGS's, auto's stage 1 (its tolerance), none for the others
+  EXPECT_EQ(nlgs_sweeps(parse_solver_variant("auto", ""))->stopping.tolerance, AutoOptions{}.stopping.tolerance);
+  EXPECT_EQ(nlgs_sweeps(parse_solver_variant("nlgs-dsfp", ""))->local_solver, LocalSolverKind::DeSaxceFixedPoint);
+  EXPECT_FALSE(nlgs_sweeps(parse_solver_variant("nsn", "")).has_value());
 }
 
 // W = G Gᵀ + 0.01 I, G a random contact Jacobian (2 of nb bodies per contact), q_n mostly < 0
@@ -189,7 +216,7 @@ TEST(SolverDispatchTest, ExactSolversAgreeOnARandomProblem) {
   const FrictionProblem p = random_problem(30, 7);
   for (const char* name : {"nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected"}) {
     SolverOptions o = *solver_options_from_name(name);
-    set_stopping(o, 1e-10, 50000);
+    o.stopping() = {1e-10, 50000};
     const SolverResult res = solve(p, o, Eigen::VectorXd());
     EXPECT_EQ(res.status, SolverStatus::Converged) << name << " error " << res.error;
     EXPECT_LE(res.error, 1e-10) << name;

@@ -68,7 +68,7 @@ TEST(Determinism, ShakingWallWithAutoIsBitwiseEqualWithOneAndTwoThreads) {
   // auto at 1e-8: its velocity Newton stage finishes the shaking steps (sequential, after the
   // parallel NLGS sweeps), 30 steps into the shaking
   io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/wall_shaking_table.json");
-  scene.solver.type = "auto";
+  scene.solver.type = solvers::SolverType::Auto;
   scene.solver.tolerance = 1e-8;
   expect_bitwise_equal(run_scene(scene, 530, 1), run_scene(scene, 530, 2));
 }

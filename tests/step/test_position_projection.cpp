@@ -81,7 +81,7 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   io::Scene scene = test::make_scene(1e-3, 2.5, 2500.0, 0.4, 0.1);
   // NLGS, as granular practice: the default auto hands the pour's impacts to its Newton stage,
   // which stops short on them and then costs more than the sweeps (the test ran past 30 min)
-  scene.solver.type = "nlgs";
+  scene.solver.type = solvers::SolverType::Nlgs;
   scene.solver.tolerance = 1e-6;
   scene.solver.max_iterations = 300;
   test::add_box(scene, "ground", BodyKind::Fixed, Vec3(1.2, 1.2, 0.2), Vec3(0, 0, -0.1));

@@ -18,7 +18,7 @@ namespace {
 constexpr double kG = 9.81;
 
 io::Scene with_solver(io::Scene scene, const std::string& type) {
-  scene.solver.type = type;
+  scene.solver.type = solvers::parse_step_solver(type, "solver.type");
   return scene;
 }
 
@@ -30,7 +30,7 @@ std::vector<std::vector<Vec3>> trajectory(const io::Scene& scene) {
     const StepReport report = sim.advance();
     EXPECT_EQ(report.status, StepStatus::Ok);
     EXPECT_EQ(report.solver_status, solvers::SolverStatus::Converged)
-        << scene.solver.type << " at step " << sim.state.step << ", error " << report.solver_error;
+        << solvers::to_string(scene.solver.type) << " at step " << sim.state.step << ", error " << report.solver_error;
     if (report.status != StepStatus::Ok) break;
     path.push_back(sim.state.x);
   }
