@@ -1,6 +1,7 @@
 #include "nscd/app/commands.hpp"
 #include "nscd/app/output_directory.hpp"
 #include "nscd/app/progress_bar.hpp"
+#include "nscd/app/run_header.hpp"
 #include "nscd/app/scene_overrides.hpp"
 #include "nscd/app/sha256.hpp"
 #include "nscd/core/error.hpp"
@@ -14,7 +15,6 @@
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_checks.hpp"
 #include "nscd/step/initial_overlaps.hpp"
-#include "nscd/step/energy.hpp"
 #include "nscd/step/stepper.hpp"
 #include "nscd/step/strain_check.hpp"
 
@@ -29,15 +29,6 @@ namespace {
 
 // checkpoints kept in the output directory, the newest ones
 constexpr int kCheckpointsKept = 3;
-
-const char* to_string(StepStatus status) {
-  switch (status) {
-    case StepStatus::Ok: return "completed";
-    case StepStatus::NonFinite: return "non_finite";
-    case StepStatus::SolverFailed: return "solver_failed";
-  }
-  return "unknown";
-}
 
 // the checkpoint to continue from, of a run of the same scene
 std::optional<io::Checkpoint> read_restart(const RunOptions& o, const Model& m, const std::string& scene_sha256) {
@@ -56,21 +47,6 @@ long checkpoint_steps(const RunOptions& o, const Model& m) {
   NSCD_THROW_UNLESS(!o.checkpoint_interval || *o.checkpoint_interval > 0,
                     "--checkpoint-interval {}: expected a positive time in seconds", o.checkpoint_interval.value_or(0));
   return o.checkpoint_interval ? std::max(1L, std::lround(*o.checkpoint_interval / m.step.h)) : 0;
-}
-
-// run.json as the run starts
-nlohmann::json run_header(const RunOptions& o, const io::Scene& scene, const Model& m,
-                          const std::string& scene_sha256) {
-  return {{"version", NSCD_VERSION},
-          {"vtk", {{"version", NSCD_VTK_VERSION}, {"origin", NSCD_VTK_ORIGIN}}},
-          {"scene", std::filesystem::absolute(o.scene).string()},
-          {"scene_sha256", scene_sha256},
-          {"restarted_from", o.restart ? nlohmann::json(o.restart->string()) : nlohmann::json(nullptr)},
-          {"threads", o.threads},
-          {"solver", solvers::to_string(scene.solver.type)},
-          {"model_override", o.model ? nlohmann::json(*o.model) : nlohmann::json(nullptr)},
-          {"time_step", m.step.h},
-          {"status", "running"}};
 }
 
 // the run's files (frames, history, FCLIB dumps, checkpoints) and the wall time spent writing them
@@ -192,11 +168,8 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
     report = step(m, s, ws);
     if (report.status != StepStatus::Ok) break;
     note_step(diagnostics, m, s, report);
-    files.out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
-                              report.max_penetration, report.solver_iterations, report.solver_error,
-                              report.inner_iterations, solvers::to_string(report.solver_stage),
-                              report.solver_factorizations,
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()});
+    files.out.append_history(io::history_row(
+        m, s, report, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()));
     dump_problem(files, scene, s, ws.contacts);
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_frame(files, s, io::contact_frame(m, ws.contacts));
@@ -258,7 +231,7 @@ int run_command(const RunOptions& o) {
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / m.name);
   if (!restart) prepare_output_directory(dir, o.overwrite);  // a restart continues the output in dir
   io::OutputWriter out(dir, m.name, m.output_vtk, m.output_csv, restart ? &restart->output : nullptr);
-  nlohmann::json run = run_header(o, scene, m, scene_sha256);
+  nlohmann::json run = run_header({o.scene, scene_sha256, o.restart, o.threads, scene.solver.type, o.model, m.step.h});
   out.write_run_json(run);
   logger().info("{}: {} bodies, {} steps of {} s, output every {} steps to {}", m.name, m.nb(), m.n_steps,
                 m.step.h, m.output_every, dir.string());

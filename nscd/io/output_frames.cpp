@@ -2,6 +2,7 @@
 
 #include "ffr/linear_elasticity.hpp"
 #include "ffr/st_venant_kirchhoff.hpp"
+#include "nscd/step/energy.hpp"
 
 namespace nscd::io {
 namespace {
@@ -128,6 +129,13 @@ ContactFrame contact_frame(const Model& m, const StepContacts& contacts) {
     frame.body_b.push_back(c.b);
   }
   return frame;
+}
+
+HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds) {
+  return {s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
+          report.max_penetration, report.solver_iterations, report.solver_error,
+          report.inner_iterations, solvers::to_string(report.solver_stage),
+          report.solver_factorizations, wall_seconds};
 }
 
 std::vector<BodyRow> body_rows(const Model& m, const State& s) {

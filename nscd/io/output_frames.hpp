@@ -1,19 +1,20 @@
 #pragma once
 /// @file
 /// Fills the plain output records of frame.hpp from the model, the state and the last
-/// step's workspace (docs/output.md):
+/// step's contacts and report (docs/output.md):
 ///  - bodies as polygons in the current configuration, point velocity v + ω × (p − x) and
 ///    displacement p − p(t = 0); when the model has finite-element bodies, their local
 ///    displacement ψ and cell von Mises stress, on each body's own points and cells (zero on
 ///    the other bodies);
 ///  - active contacts with the force r / h on body b in the world frame, its normal and
 ///    tangential parts, and status 0 open (r = 0), 1 stick (‖r_T‖ < μ r_n), 2 slip;
-///  - the rows of bodies.csv and probes.csv.
+///  - the rows of history.csv, bodies.csv and probes.csv.
 
 #include "nscd/io/frame.hpp"
+#include "nscd/step/active_contacts.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
-#include "nscd/step/active_contacts.hpp"
+#include "nscd/step/stepper.hpp"
 
 #include <vector>
 
@@ -24,6 +25,9 @@ BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
 
 /// The active contacts of a step, with their forces r / h.
 ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
+
+/// The row of history.csv of the step `report` just made, ending at `s`.
+HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds);
 
 /// One row per body for bodies.csv.
 std::vector<BodyRow> body_rows(const Model& m, const State& s);

@@ -271,6 +271,15 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
 
 }  // namespace
 
+const char* to_string(StepStatus status) {
+  switch (status) {
+    case StepStatus::Ok: return "completed";
+    case StepStatus::NonFinite: return "non_finite";
+    case StepStatus::SolverFailed: return "solver_failed";
+  }
+  return "unknown";
+}
+
 void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,
                      std::vector<std::uint8_t>& movable) {
   poses.resize(m.nb());

@@ -58,6 +58,9 @@ namespace nscd {
 
 enum class StepStatus { Ok, NonFinite, SolverFailed };
 
+/// "completed", "non_finite", "solver_failed": run.json's `status` (docs/output.md).
+const char* to_string(StepStatus status);
+
 /// What one step did.
 struct StepReport {
   StepStatus status = StepStatus::Ok;

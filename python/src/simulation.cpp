@@ -1,5 +1,6 @@
 #include "python/src/simulation.hpp"
 
+#include "nscd/app/run_header.hpp"
 #include "nscd/app/scene_overrides.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
@@ -73,14 +74,8 @@ void Simulation::run_to(long last_step) {
 void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, bool resume) {
   NSCD_THROW_UNLESS(!resume || m_restored_output, "{}: no checkpoint restored whose output to continue", dir.string());
   if (m_output) m_output->close(m_state, m_report, m_non_converged);
-  nlohmann::json header = {{"version", NSCD_VERSION},
-                           {"scene", m_options.file.string()},
-                           {"scene_sha256", m_options.sha256},
-                           {"threads", m_threads},
-                           {"solver", m_scene.solver.type},
-                           {"model_override", m_options.model ? nlohmann::json(*m_options.model) : nlohmann::json()},
-                           {"time_step", m_model.step.h},
-                           {"status", "running"}};
+  nlohmann::json header = app::run_header(
+      {m_options.file, m_options.sha256, std::nullopt, m_threads, m_scene.solver.type, m_options.model, m_model.step.h});
   const io::OutputPosition* position = resume ? &*m_restored_output : nullptr;
   m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, position, std::move(header));
   m_restored_output.reset();

@@ -2,7 +2,6 @@
 
 #include "nscd/app/output_directory.hpp"
 #include "nscd/io/output_frames.hpp"
-#include "nscd/step/energy.hpp"
 
 #include <algorithm>
 
@@ -17,16 +16,6 @@ io::OutputWriter open_writer(const std::filesystem::path& dir, bool overwrite, c
 
 void write_frame(io::OutputWriter& out, const Model& m, const State& s, const io::ContactFrame& contacts) {
   out.write_output(s.t, io::body_mesh_frame(m, s, false), contacts, io::body_rows(m, s), io::probe_rows(m, s));
-}
-
-// run.json's status, as `nscd run` writes it
-const char* status_text(StepStatus status) {
-  switch (status) {
-    case StepStatus::Ok: return "completed";
-    case StepStatus::NonFinite: return "non_finite";
-    case StepStatus::SolverFailed: return "solver_failed";
-  }
-  return "unknown";
 }
 
 }  // namespace
@@ -44,10 +33,7 @@ SimulationOutput::SimulationOutput(const std::filesystem::path& dir, bool overwr
 
 void SimulationOutput::after_step(const Model& m, const State& s, const StepContacts& contacts, const StepReport& report,
                                   double wall_seconds) {
-  m_out.append_history({s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
-                        report.max_penetration, report.solver_iterations, report.solver_error,
-                        report.inner_iterations, solvers::to_string(report.solver_stage),
-                        report.solver_factorizations, wall_seconds});
+  m_out.append_history(io::history_row(m, s, report, wall_seconds));
   if (s.step % m.output_every == 0 || s.step == m.n_steps) write_frame(m_out, m, s, io::contact_frame(m, contacts));
 }
 
@@ -55,7 +41,7 @@ void SimulationOutput::close(const State& s, const StepReport& last, long non_co
   if (m_closed) return;
   m_closed = true;
   m_out.flush();
-  m_run["status"] = status_text(last.status);
+  m_run["status"] = to_string(last.status);
   if (!last.message.empty()) m_run["message"] = last.message;
   m_run["steps"] = s.step;
   m_run["simulated_time"] = s.t;
