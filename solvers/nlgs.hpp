@@ -112,7 +112,7 @@ class PreparedNlgs {
   SolverResult solve(const Eigen::VectorXd& r0);
 
   /// One sweep of the budget options.stopping.max_iterations on p's current values from r0, tested
-  /// after it (min_iterations does not apply): status Converged when the error is at most the
+  /// after it (min_iterations is the caller's to apply): status Converged when the error is at most the
   /// tolerance, NonFinite as solve_nlgs, else MaxIterations; iterations counts the sweeps since
   /// the object was made. @pre sweeps_left() > 0.
   SolverResult sweep(const Eigen::VectorXd& r0);

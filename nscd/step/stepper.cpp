@@ -73,7 +73,8 @@ int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWo
 }
 
 // Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on W and q relinearised
-// before each; from r, after the inner loop's count `inner`; returns the largest inner count
+// before each, until the error meets the tolerance after at least min_iterations sweeps; from r,
+// after the inner loop's count `inner`; returns the largest inner count
 int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& options, Eigen::VectorXd r, int inner,
                   StepWorkspace& ws) {
   solvers::PreparedNlgs nlgs(ws.contacts.problem, options);  // relinearize() keeps W's pattern
@@ -83,7 +84,9 @@ int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& op
     if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
     r = ws.contacts.solution.r;
     inner = std::max(inner, solve_inner(m, s, r, ws));
-    if (ws.contacts.solution.status == solvers::SolverStatus::Converged) break;
+    if (ws.contacts.solution.status == solvers::SolverStatus::Converged &&
+        ws.contacts.solution.iterations >= options.stopping.min_iterations)
+      break;
   }
   return inner;
 }

@@ -115,6 +115,26 @@ TEST(FfrDynamics, BlockOnAFrictionlessTableSettlesToTheStaticShortening) {
   EXPECT_NEAR(shortening, expected, 0.05 * expected);
 }
 
+// solver.min_iterations holds with FE bodies too: Algorithm 1 makes at least that many outer
+// iterations (one NLGS sweep each) per step with contacts, though a block at rest on a table meets
+// the tolerance after fewer
+TEST(FfrDynamics, MinIterationsHoldsForTheOuterIterationsOfAlgorithmOne) {
+  io::Scene scene = test::stone_scene(1e-3, 0.01, 0.5);
+  scene.gravity = Vec3(0, 0, -kG);
+  test::add_box(scene, "table", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+  add_ffr_box(scene, "block", Vec3(1, 1, 1), {2, 2, 2}, Vec3(0, 0, 0.5));
+  for (const solvers::SolverType type : {solvers::SolverType::Nlgs, solvers::SolverType::Auto}) {
+    scene.solver.type = type;
+    scene.solver.min_iterations = 7;
+    test::Simulation sim(scene);
+    for (long n = 0; n < sim.model.n_steps; ++n) {
+      const StepReport report = sim.advance();
+      ASSERT_EQ(report.status, StepStatus::Ok);
+      if (report.n_contacts > 0) EXPECT_GE(report.solver_iterations, 7) << solvers::to_string(type) << " step " << n;
+    }
+  }
+}
+
 // W of the contact problem equals H 𝔸₊⁻¹ Hᵀ formed densely from eqs. (20)–(22) of the paper
 // for an FFR block resting on a fixed table with a rigid box on top of it
 TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
