@@ -54,7 +54,8 @@ void add_run_command(CLI::App& app, Commands& c) {
   cmd->add_option("scene", run.scene, "scene file (JSON)")->required();
   cmd->add_option("--out", c.out_dir, "output directory (default out/<scene name>)");
   cmd->add_option_function<std::string>("--solver", [&](const std::string& v) { run.solver = v; },
-                                        "override solver.type (auto|nlgs|ccp|lcp|nsn|prox)");
+                                        fmt::format("override solver.type ({})",
+                                                    fmt::join(nscd::solvers::step_solver_names(), "|")));
   cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
                                         "switch every deformable body to this model (rigid|ffr|tl|linear)");
   cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; }, "override time.duration [s]");
