@@ -100,12 +100,20 @@ BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   for (int b = 0; b < m.nb(); ++b) {
     const nscd::BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;
-    if (body.kind == BodyKind::Ffr)
-      append_ffr_body(m, s, b, frame);
-    else if (is_nodal(body.kind))
-      append_tl_body(m, s, b, frame);
-    else
-      append_rigid_body(m, s, b, with_fe_fields, frame);
+    switch (body.kind) {
+      case BodyKind::Ffr:
+        append_ffr_body(m, s, b, frame);
+        break;
+      case BodyKind::Tl:
+      case BodyKind::Linear:
+        append_tl_body(m, s, b, frame);
+        break;
+      case BodyKind::Rigid:
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        append_rigid_body(m, s, b, with_fe_fields, frame);
+        break;
+    }
   }
   return frame;
 }

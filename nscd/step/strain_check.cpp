@@ -24,12 +24,19 @@ BodyStrain largest_small_strain(const Model& m, const State& s) {
   for (int b = 0; b < m.nb(); ++b) {
     const BodyModel& body = m.bodies[b];
     double strain = 0;
-    if (body.kind == BodyKind::Ffr)
-      strain = largest_principal_strain(m.ffr_bodies[body.ffr_index].mesh, s.psi[body.ffr_index]);
-    else if (body.kind == BodyKind::Linear)
-      strain = largest_principal_strain(m.tl_bodies[body.tl_index].fe.mesh, s.tl_psi[body.tl_index]);
-    else
-      continue;
+    switch (body.kind) {
+      case BodyKind::Ffr:
+        strain = largest_principal_strain(m.ffr_bodies[body.ffr_index].mesh, s.psi[body.ffr_index]);
+        break;
+      case BodyKind::Linear:
+        strain = largest_principal_strain(m.tl_bodies[body.tl_index].fe.mesh, s.tl_psi[body.tl_index]);
+        break;
+      case BodyKind::Tl:  // finite strains: no small-strain bound to check
+      case BodyKind::Rigid:
+      case BodyKind::Fixed:
+      case BodyKind::Driven:
+        continue;
+    }
     if (worst.body < 0 || strain > worst.strain) worst = {b, strain};
   }
   return worst;
