@@ -119,9 +119,9 @@ struct LoadTime {
   std::filesystem::path file;         // table file (for messages)
 };
 
-/// An applied load on rigid bodies, world frame (docs/scene_format.md, Loads).
+/// An applied load, world frame (docs/scene_format.md, Loads).
 struct Load {
-  std::vector<std::string> bodies;  // rigid bodies, in scene order ("all": every body of the scene)
+  std::vector<std::string> bodies;  // in scene order: rigid bodies, or any not fixed or driven for an acceleration alone
   Vec3 force = Vec3::Zero();        // [N]
   Vec3 moment = Vec3::Zero();       // [N m]
   Vec3 acceleration = Vec3::Zero(); // [m/s²], as the force m a on each body

@@ -13,16 +13,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// loads move bodies through their free motion: only rigid bodies have one that loads enter
-void check_loadable(const Value& where, const Body& body) {
-  if (body.model == BodyKind::Rigid) return;
-  where.fail(fmt::format("body \"{}\" is {}: loads act on rigid bodies only (fixed and driven bodies have a "
-                         "prescribed motion; finite-element bodies do not take loads)",
-                         body.name, to_string(body.model)));
+// fixed and driven bodies have a prescribed motion; forces and moments enter the free motion of
+// rigid bodies only, a body acceleration every body's (as gravity does)
+void check_loadable(const Value& where, const Body& body, bool acceleration_only) {
+  if (is_kinematic(body.model))
+    where.fail(fmt::format("body \"{}\" is {}: its motion is prescribed, loads act on bodies that move freely",
+                           body.name, to_string(body.model)));
+  if (body.model != BodyKind::Rigid && !acceleration_only)
+    where.fail(fmt::format("body \"{}\" is {}: forces and moments act on rigid bodies only (a finite-element "
+                           "body takes an \"acceleration\" alone)",
+                           body.name, to_string(body.model)));
 }
 
 // "all" or a non-empty list of distinct body names, in scene order
-std::vector<std::string> read_load_bodies(const Value& v, const std::vector<Body>& bodies) {
+std::vector<std::string> read_load_bodies(const Value& v, const std::vector<Body>& bodies, bool acceleration_only) {
   std::vector<std::string> names;
   for (const Body& b : bodies) names.push_back(b.name);
   std::vector<std::string> selected;
@@ -31,7 +35,7 @@ std::vector<std::string> read_load_bodies(const Value& v, const std::vector<Body
     if (v.string() != "all") v.fail_expected("\"all\" or a list of body names");
     for (const Body& b : bodies) {
       if (is_kinematic(b.model)) continue;
-      check_loadable(v, b);
+      check_loadable(v, b, acceleration_only);
       selected.push_back(b.name);
     }
     if (selected.empty()) v.fail("\"all\" selects no body: every body is fixed or driven");
@@ -45,7 +49,7 @@ std::vector<std::string> read_load_bodies(const Value& v, const std::vector<Body
     const auto body = std::find(names.begin(), names.end(), name);
     if (body == names.end()) item.fail(fmt::format("unknown body \"{}\"{}", name, did_you_mean(name, names)));
     if (!seen.insert(name).second) item.fail(fmt::format("body \"{}\" is listed twice", name));
-    check_loadable(item, bodies[body - names.begin()]);
+    check_loadable(item, bodies[body - names.begin()], acceleration_only);
   }
   for (const std::string& name : names)
     if (seen.contains(name)) selected.push_back(name);
@@ -89,12 +93,12 @@ LoadTime read_load_time(const Value& v, const fs::path& scene_dir) {
 Load read_load(const Value& v, const std::vector<Body>& bodies, const fs::path& scene_dir) {
   v.expect_keys({"bodies", "force", "moment", "acceleration", "time"});
   Load load;
-  load.bodies = read_load_bodies(v.at("bodies"), bodies);
   const auto force = v.find("force"), moment = v.find("moment"), acceleration = v.find("acceleration");
   if (!force && !moment && !acceleration) v.fail("expected at least one of \"force\", \"moment\" and \"acceleration\"");
   if (force) load.force = force->vec3();
   if (moment) load.moment = moment->vec3();
   if (acceleration) load.acceleration = acceleration->vec3();
+  load.bodies = read_load_bodies(v.at("bodies"), bodies, !force && !moment);
   if (const auto time = v.find("time")) load.time = read_load_time(*time, scene_dir);
   return load;
 }

@@ -10,6 +10,7 @@ FreeMotion free_motion(double mass, const Mat3& inertia_B, const Mat3& inv_inert
   // (the load terms are added only when non-zero, so that an unloaded body's velocities keep their bits,
   // signed zeros included)
   free.v = v + h * gravity;
+  if (load.acceleration != Vec3::Zero()) free.v += h * load.acceleration;
   if (load.force != Vec3::Zero()) free.v += (h / mass) * load.force;
 
   // eqs. (2)–(3) without impulses: J_W(R⁺) ω⁺ = L⁻ + h M_θ, fixed point on ω⁺ from ω⁻

@@ -3,12 +3,13 @@
 /// Moreau–Jean θ-method for one rigid body between contacts [Jean 1999], with the rotational
 /// equation written for the world angular momentum, as eq. (16) of [Lozovskiy & Dubois 2016]:
 ///
-///  (1) m (v⁺ − v⁻) = h m g + h F_θ + Σ_α R_α              (impulses R_α, world)
+///  (1) m (v⁺ − v⁻) = h m (g + a_θ) + h F_θ + Σ_α R_α      (impulses R_α, world)
 ///  (2) J_W⁺ ω⁺ − J_W⁻ ω⁻ = h M_θ + Σ_α (p_α − x) × R_α,   J_W = R J_B Rᵀ
 ///  (3) R⁺ = exp([h ω_θ]×) R⁻,   ω_θ = θ ω⁺ + (1 − θ) ω⁻     (exponential map)
 ///  (4) x⁺ = x⁻ + h (θ v⁺ + (1 − θ) v⁻)
 ///
-/// with F_θ, M_θ the θ-averages of the applied force and moment over the step (loads.hpp, eq. 2).
+/// with F_θ, M_θ, a_θ the θ-averages of the applied force, moment and body acceleration over the
+/// step (loads.hpp, eq. 2).
 /// Eq. (2) contains the gyroscopic term exactly: d(J_W ω)/dt = τ is Euler's equation in the
 /// world frame. Without impulses, (2)–(3) conserve the world angular momentum exactly and, for
 /// θ = 1/2, form a symmetric scheme whose kinetic energy has bounded error O((h ω)²) and no
@@ -38,7 +39,7 @@ struct FreeMotion {
 
 /// Solves eqs. (1)–(3) without impulses for a body of mass m and body-frame inertia J_B (and its
 /// inverse) at orientation q_WB with velocities v, ω (world), under gravity g and the applied
-/// F_θ, M_θ of `load` (world); h is the step [s].
+/// F_θ, M_θ, a_θ of `load` (world); h is the step [s].
 FreeMotion free_motion(double mass, const Mat3& inertia_B, const Mat3& inv_inertia_B, const Quat& q_WB,
                        const Vec3& v, const Vec3& w, const Vec3& gravity, const BodyLoad& load, double h,
                        double theta);

@@ -284,7 +284,7 @@ TEST_F(SceneReaderTest, RejectsBadLoads) {
   EXPECT_HAS(load_error(R"({"bodies": ["block", "block"], "force": [1, 0, 0]})"),
              "loads[0].bodies[1]: body \"block\" is listed twice");
   EXPECT_HAS(load_error(R"({"bodies": ["ground"], "force": [1, 0, 0]})"),
-             "loads[0].bodies[0]: body \"ground\" is fixed: loads act on rigid bodies only");
+             "loads[0].bodies[0]: body \"ground\" is fixed: its motion is prescribed");
   EXPECT_HAS(load_error(R"({"bodies": [], "force": [1, 0, 0]})"),
              "loads[0].bodies: expected \"all\" or a non-empty list of body names, found []");
   EXPECT_HAS(load_error(R"({"bodies": "every", "force": [1, 0, 0]})"),
@@ -301,15 +301,22 @@ TEST_F(SceneReaderTest, RejectsBadLoads) {
   const std::string missing = load_error(R"({"bodies": ["block"], "force": [1, 0, 0], "time": {"type": "table", "file": "nowhere.csv"}})");
   EXPECT_HAS(missing, "loads[0].time.file: ");
   EXPECT_HAS(missing, "nowhere.csv: cannot open");
-  // finite-element bodies take no loads, "all" included
-  const std::string fe = error_of([](json& s) {
+  // finite-element bodies take an acceleration alone, "all" included
+  const auto ffr_block = [](json& s) {
     s["materials"]["stone"]["young"] = 1e9;
     s["materials"]["stone"]["poisson"] = 0.2;
     s["bodies"][1]["model"] = "ffr";
     s["bodies"][1]["elements"] = {1, 1, 1};
-    s["loads"] = json::parse(R"([{"bodies": "all", "acceleration": [1, 0, 0]}])");
+  };
+  json scene = minimal_scene();
+  ffr_block(scene);
+  scene["loads"] = json::parse(R"([{"bodies": "all", "acceleration": [1, 0, 0]}])");
+  EXPECT_EQ(read_scene(write("scene.json", scene.dump())).loads[0].bodies, (std::vector<std::string>{"block"}));
+  const std::string fe = error_of([&](json& s) {
+    ffr_block(s);
+    s["loads"] = json::parse(R"([{"bodies": "all", "acceleration": [1, 0, 0], "moment": [0, 0, 1]}])");
   });
-  EXPECT_HAS(fe, "loads[0].bodies: body \"block\" is ffr: loads act on rigid bodies only");
+  EXPECT_HAS(fe, "loads[0].bodies: body \"block\" is ffr: forces and moments act on rigid bodies only");
 }
 
 TEST_F(SceneReaderTest, RejectsWrongType) {

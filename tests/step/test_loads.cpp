@@ -1,6 +1,6 @@
 // Applied loads (nscd/step/loads.hpp) against closed forms: a constant force on a free block, a
 // constant moment on a free sphere, a ramped body acceleration that starts a block sliding on a
-// frictional plane when the load factor reaches μ.
+// frictional plane when the load factor reaches μ, a body acceleration on finite-element blocks.
 
 #include "scene_builder.hpp"
 
@@ -77,6 +77,27 @@ TEST(Loads, RampedAccelerationStartsABlockSlidingAtTheFrictionCoefficient) {
   // the step's load impulse is h m g f(t + h/2): the first sliding step ends within one step of μ
   ASSERT_GT(slide_start, 0);
   EXPECT_NEAR(slide_start, mu, h * (1 + 1e-9));
+}
+
+TEST(Loads, BodyAccelerationMovesFiniteElementBlocksRigidly) {
+  // a uniform acceleration, like gravity, deforms no free block: every point moves by a t²/2
+  io::Scene scene = test::stone_scene(1e-3, 0.1, 0.5);
+  scene.gravity = Vec3::Zero();
+  const BodyKind kinds[] = {BodyKind::Ffr, BodyKind::Tl, BodyKind::Linear};
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = to_string(kinds[i]);
+    test::add_box(scene, name, kinds[i], Vec3(1, 1, 1), Vec3(3.0 * i, 0, 0)).elements = std::array<int, 3>{2, 2, 2};
+    scene.probes.push_back({name, name, Vec3(3.0 * i + 0.5, 0.5, 0.5), std::nullopt});
+  }
+  io::Load load;
+  load.bodies = {"ffr", "tl", "linear"};
+  load.acceleration = Vec3(2, -1, 0.5);
+  scene.loads.push_back(load);
+  test::Simulation sim(scene);
+  for (long n = 0; n < sim.model.n_steps; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+  const Vec3 expected = load.acceleration * sim.state.t * sim.state.t / 2;
+  for (const io::ProbeRow& row : io::probe_rows(sim.model, sim.state))
+    EXPECT_LT((row.u - expected).norm(), 1e-9 * expected.norm()) << row.probe << ": " << row.u.transpose();
 }
 
 }  // namespace
