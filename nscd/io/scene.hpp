@@ -121,7 +121,7 @@ struct LoadTime {
 
 /// An applied load, world frame (docs/scene_format.md, Loads).
 struct Load {
-  std::vector<std::string> bodies;  // in scene order: rigid bodies, or any not fixed or driven for an acceleration alone
+  std::vector<std::string> bodies;  // in scene order; not fixed or driven; rigid unless acceleration alone
   Vec3 force = Vec3::Zero();        // [N]
   Vec3 moment = Vec3::Zero();       // [N m]
   Vec3 acceleration = Vec3::Zero(); // [m/s²], as the force m a on each body
