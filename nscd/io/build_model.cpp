@@ -268,6 +268,30 @@ ProbeModel probe_model(const Scene& scene, std::size_t i, const Model& m) {
   return probe;
 }
 
+// a load as the scene gives it (validated by read_scene); its time factor as a velocity table
+// along x (loads.hpp)
+LoadModel load_model(const Load& in, const Model& m) {
+  LoadModel load;
+  for (int b = 0; b < m.nb(); ++b)
+    if (std::find(in.bodies.begin(), in.bodies.end(), m.bodies[b].name) != in.bodies.end()) load.bodies.push_back(b);
+  load.force = in.force;
+  load.moment = in.moment;
+  load.acceleration = in.acceleration;
+  switch (in.time.type) {
+    case LoadTime::Type::Constant:
+      break;
+    case LoadTime::Type::Ramp:
+      load.factor = DrivenMotion::table(DrivenMotion::TableQuantity::Velocity, Vec3::UnitX(),
+                                        {in.time.start, in.time.end}, {0.0, 1.0});
+      break;
+    case LoadTime::Type::Table:
+      load.factor = DrivenMotion::table(DrivenMotion::TableQuantity::Velocity, Vec3::UnitX(), in.time.times,
+                                        in.time.values);
+      break;
+  }
+  return load;
+}
+
 // time stepping and solver; the alert distance and the activation tolerance from the smallest
 // body diameter of m
 StepParameters step_parameters(const Scene& scene, const Model& m) {
@@ -299,6 +323,7 @@ Model build_model(const Scene& scene) {
   const auto unit_sphere = std::make_shared<const DisplayMesh>(unit_sphere_display());
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, m);
   for (std::size_t i = 0; i < scene.probes.size(); ++i) m.probes.push_back(probe_model(scene, i, m));
+  for (const Load& load : scene.loads) m.loads.push_back(load_model(load, m));
   m.step = step_parameters(scene, m);
   m.duration = scene.time.duration;
   m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));

@@ -110,6 +110,24 @@ struct Probe {
   std::optional<std::pair<Vec3, Vec3>> region;        // min, max
 };
 
+/// The time factor f(t) of a load (docs/scene_format.md, Loads).
+struct LoadTime {
+  enum class Type { Constant, Ramp, Table };
+  Type type = Type::Constant;
+  double start = 0.0, end = 0.0;      // ramp: 0 before start, 1 after end [s], end > start
+  std::vector<double> times, values;  // table, strictly increasing times
+  std::filesystem::path file;         // table file (for messages)
+};
+
+/// An applied load, world frame (docs/scene_format.md, Loads).
+struct Load {
+  std::vector<std::string> bodies;  // in scene order; not fixed or driven; rigid unless acceleration alone
+  Vec3 force = Vec3::Zero();        // [N]
+  Vec3 moment = Vec3::Zero();       // [N m]
+  Vec3 acceleration = Vec3::Zero(); // [m/s²], as the force m a on each body
+  LoadTime time;
+};
+
 struct OutputSettings {
   bool vtk = true;
   bool csv = true;
@@ -130,6 +148,7 @@ struct Scene {
   std::vector<Interaction> interactions;
   std::vector<Body> bodies;
   std::vector<Probe> probes;
+  std::vector<Load> loads;
   OutputSettings output;
 };
 

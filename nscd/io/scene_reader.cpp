@@ -1,6 +1,7 @@
 #include "nscd/io/json_reader.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_body_reader.hpp"
+#include "nscd/io/scene_load_reader.hpp"
 #include "solvers/solve.hpp"
 
 #include <algorithm>
@@ -233,7 +234,7 @@ Scene read_scene_document(const detail::Document& doc) {
   const fs::path& file = doc.file();
   const Value root = doc.root();
   root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection", "ffr",
-                    "materials", "interactions", "bodies", "probes", "output"});
+                    "materials", "interactions", "bodies", "probes", "loads", "output"});
 
   Scene scene;
   scene.file = file;
@@ -273,6 +274,11 @@ Scene read_scene_document(const detail::Document& doc) {
   if (const auto list = root.find("probes")) {
     for (const Value& item : list->items()) scene.probes.push_back(read_probe(item, scene.bodies));
     check_unique_names(*list, scene.probes, "probe");
+  }
+
+  // applied loads
+  if (const auto list = root.find("loads")) {
+    for (const Value& item : list->items()) scene.loads.push_back(detail::read_load(item, scene.bodies, scene_dir));
   }
 
   check_interactions(root, scene);

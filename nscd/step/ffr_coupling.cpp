@@ -17,7 +17,7 @@ void update_lambda_free(const Model& m, const State& s, int b, FfrStepData& data
 void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& data, FreeMotion& free) {
   const ffr::FfrBody& body = m.ffr_bodies[m.bodies[b].ffr_index];
   const Mat3& O = data.rotation.O;
-  free.v = s.v[b] + m.step.h * m.step.gravity;
+  free.v = s.v[b] + m.step.h * step_gravity(m, b, s.t);
   free.inv_inertia_W = O * body.inv_inertia_B * O.transpose();
   free.w = free.inv_inertia_W * data.L_i;
   free.iterations = data.rotation.iterations;

@@ -11,6 +11,7 @@
 #include "nscd/core/math.hpp"
 #include "nscd/step/body_kind.hpp"
 #include "nscd/step/driven_motion.hpp"
+#include "nscd/step/loads.hpp"
 #include "solvers/solve.hpp"
 
 #include <memory>
@@ -101,6 +102,7 @@ struct Model {
   std::vector<std::string> material_names;
   std::vector<ContactLaw> laws;             // n_materials², row-major, symmetric
   std::vector<ProbeModel> probes;
+  std::vector<LoadModel> loads;             // applied loads on rigid bodies (loads.hpp)
   std::vector<ffr::FfrBody> ffr_bodies;     // FFR bodies' constant matrices (BodyModel::ffr_index)
   std::vector<ffr::TlBody> tl_bodies;       // TL and linear bodies' constants (BodyModel::tl_index)
   StepParameters step;

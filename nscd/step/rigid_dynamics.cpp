@@ -2,15 +2,21 @@
 
 namespace nscd {
 
-FreeMotion free_motion(const Mat3& inertia_B, const Mat3& inv_inertia_B, const Quat& q_WB, const Vec3& v,
-                       const Vec3& w, const Vec3& gravity, double h, double theta) {
+FreeMotion free_motion(double mass, const Mat3& inertia_B, const Mat3& inv_inertia_B, const Quat& q_WB,
+                       const Vec3& v, const Vec3& w, const Vec3& gravity, const BodyLoad& load, double h,
+                       double theta) {
   FreeMotion free;
-  // eq. (1) without impulses: gravity acts at the centre of mass, no torque
+  // eq. (1) without impulses: gravity and the applied force act at the centre of mass
+  // (the load terms are added only when non-zero, so that an unloaded body's velocities keep their bits,
+  // signed zeros included)
   free.v = v + h * gravity;
+  if (load.acceleration != Vec3::Zero()) free.v += h * load.acceleration;
+  if (load.force != Vec3::Zero()) free.v += (h / mass) * load.force;
 
-  // eqs. (2)–(3) without impulses: J_W(R⁺) ω⁺ = L⁻, fixed point on ω⁺ from ω⁻
+  // eqs. (2)–(3) without impulses: J_W(R⁺) ω⁺ = L⁻ + h M_θ, fixed point on ω⁺ from ω⁻
   const Mat3 R_old = q_WB.toRotationMatrix();
-  const Vec3 L = R_old * (inertia_B * (R_old.transpose() * w));
+  Vec3 L = R_old * (inertia_B * (R_old.transpose() * w));
+  if (load.moment != Vec3::Zero()) L += h * load.moment;
   constexpr int kMaxIterations = 100;
   constexpr double kRelTol = 1e-15;  // machine precision: the scheme conserves L exactly
   Vec3 w_new = w;

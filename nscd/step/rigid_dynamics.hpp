@@ -3,15 +3,17 @@
 /// Moreau–Jean θ-method for one rigid body between contacts [Jean 1999], with the rotational
 /// equation written for the world angular momentum, as eq. (16) of [Lozovskiy & Dubois 2016]:
 ///
-///  (1) m (v⁺ − v⁻) = h m g + Σ_α R_α                       (impulses R_α, world)
-///  (2) J_W⁺ ω⁺ − J_W⁻ ω⁻ = Σ_α (p_α − x) × R_α,   J_W = R J_B Rᵀ
+///  (1) m (v⁺ − v⁻) = h m (g + a_θ) + h F_θ + Σ_α R_α      (impulses R_α, world)
+///  (2) J_W⁺ ω⁺ − J_W⁻ ω⁻ = h M_θ + Σ_α (p_α − x) × R_α,   J_W = R J_B Rᵀ
 ///  (3) R⁺ = exp([h ω_θ]×) R⁻,   ω_θ = θ ω⁺ + (1 − θ) ω⁻     (exponential map)
 ///  (4) x⁺ = x⁻ + h (θ v⁺ + (1 − θ) v⁻)
 ///
+/// with F_θ, M_θ, a_θ the θ-averages of the applied force, moment and body acceleration over the
+/// step (loads.hpp, eq. 2).
 /// Eq. (2) contains the gyroscopic term exactly: d(J_W ω)/dt = τ is Euler's equation in the
 /// world frame. Without impulses, (2)–(3) conserve the world angular momentum exactly and, for
 /// θ = 1/2, form a symmetric scheme whose kinetic energy has bounded error O((h ω)²) and no
-/// drift. The implicit free solution (impulses zero) is found by a fixed point on ω⁺, which
+/// drift (without applied moment). The implicit free solution (impulses zero) is found by a fixed point on ω⁺, which
 /// contracts with factor about θ h ‖ω‖. With impulses the end-of-step orientation R⁺ is frozen
 /// at its free prediction R̃, so the velocity is affine in the impulses (the "Rotator" of
 /// [Lozovskiy & Dubois 2016] Algorithm 1, with one outer pass):
@@ -23,6 +25,7 @@
 ///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58.
 
 #include "nscd/core/math.hpp"
+#include "nscd/step/loads.hpp"
 
 namespace nscd {
 
@@ -34,10 +37,12 @@ struct FreeMotion {
   int iterations = 0;            // fixed-point iterations on eq. (2)
 };
 
-/// Solves eqs. (1)–(3) without impulses for a body of body-frame inertia J_B (and its inverse)
-/// at orientation q_WB with velocities v, ω (world); h is the step [s].
-FreeMotion free_motion(const Mat3& inertia_B, const Mat3& inv_inertia_B, const Quat& q_WB, const Vec3& v,
-                       const Vec3& w, const Vec3& gravity, double h, double theta);
+/// Solves eqs. (1)–(3) without impulses for a body of mass m and body-frame inertia J_B (and its
+/// inverse) at orientation q_WB with velocities v, ω (world), under gravity g and the applied
+/// F_θ, M_θ, a_θ of `load` (world); h is the step [s].
+FreeMotion free_motion(double mass, const Mat3& inertia_B, const Mat3& inv_inertia_B, const Quat& q_WB,
+                       const Vec3& v, const Vec3& w, const Vec3& gravity, const BodyLoad& load, double h,
+                       double theta);
 
 /// Advances a pose by eqs. (3)–(4) from the velocities at both ends of the step.
 void integrate_pose(Vec3& x, Quat& q_WB, const Vec3& v_old, const Vec3& w_old, const Vec3& v_new,

@@ -34,8 +34,8 @@ void compute_free_motion(const Model& m, const State& s, StepWorkspace& ws) {
     const BodyModel& body = m.bodies[b];
     switch (body.kind) {
       case BodyKind::Rigid:
-        ws.free[b] = free_motion(body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b], m.step.gravity, h,
-                                 m.step.theta);
+        ws.free[b] = free_motion(body.mass, body.inertia_B, body.inv_inertia_B, s.q[b], s.v[b], s.w[b],
+                                 m.step.gravity, step_load(m, b, s.t), h, m.step.theta);
         break;
       case BodyKind::Ffr:  // begin_ffr_step below
         break;

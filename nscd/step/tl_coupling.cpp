@@ -28,7 +28,7 @@ void begin_tl_step(const Model& m, const State& s, std::vector<TlStepData>& tl) 
     if (!data.tangent) data.tangent = std::make_shared<Eigen::SimplicialLDLT<ffr::SparseMatrix>>();
     // TL responses belong to this step's tangent; the linear ones to A₊, for the run
     if (body.nonlinear || data.node_responses.empty()) data.node_responses.assign(body.nn(), ffr::MatrixX3());
-    data.base = ffr::step_base(body, s.tl_psi[n], s.tl_lambda[n], model.q0.conjugate() * m.step.gravity);
+    data.base = ffr::step_base(body, s.tl_psi[n], s.tl_lambda[n], model.q0.conjugate() * step_gravity(m, bodies[i], s.t));
     const ffr::TlSolve solve = ffr::solve_velocity(
         body, s.tl_psi[n], s.tl_lambda[n], data.base, Eigen::VectorXd::Zero(body.ndof()), s.tl_lambda[n],
         m.step.inner_tolerance, m.step.inner_max_iterations, ffr::FirstTangent::Fresh, *data.tangent);

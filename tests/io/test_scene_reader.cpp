@@ -248,6 +248,77 @@ TEST_F(SceneReaderTest, ReadsTheFfrFictitiousForcesSwitch) {
              "ffr.fictitious: unknown key \"fictitious\"; did you mean \"fictitious_forces\"?");
 }
 
+TEST_F(SceneReaderTest, ReadsLoads) {
+  write("factor.csv", "time,factor\n0,0\n0.5,2\n");
+  json scene = minimal_scene();
+  scene["bodies"].push_back(json::parse(R"({"name": "ball", "model": "rigid", "material": "stone",
+                                            "shape": {"sphere": 0.1}, "position": [3, 0, 0.1]})"));
+  scene["loads"] = json::parse(R"([
+    {"bodies": "all", "acceleration": [1, 0, 0], "time": {"type": "ramp", "start": 0.5, "end": 2}},
+    {"bodies": ["ball", "block"], "force": [0, 10, 0], "moment": [0, 0, 1], "time": {"type": "table", "file": "factor.csv"}},
+    {"bodies": ["ball"], "force": [1, 2, 3]}
+  ])");
+  const Scene s = read_scene(write("scene.json", scene.dump()));
+  ASSERT_EQ(s.loads.size(), 3u);
+  // "all": every body but the fixed ground; names in scene order
+  EXPECT_EQ(s.loads[0].bodies, (std::vector<std::string>{"block", "ball"}));
+  EXPECT_EQ(s.loads[0].acceleration, Vec3(1, 0, 0));
+  EXPECT_EQ(s.loads[0].time.type, LoadTime::Type::Ramp);
+  EXPECT_EQ(s.loads[0].time.start, 0.5);
+  EXPECT_EQ(s.loads[0].time.end, 2.0);
+  EXPECT_EQ(s.loads[1].bodies, (std::vector<std::string>{"block", "ball"}));
+  EXPECT_EQ(s.loads[1].moment, Vec3(0, 0, 1));
+  EXPECT_EQ(s.loads[1].time.times, (std::vector<double>{0, 0.5}));
+  EXPECT_EQ(s.loads[1].time.values, (std::vector<double>{0, 2}));
+  EXPECT_EQ(s.loads[2].time.type, LoadTime::Type::Constant);
+  EXPECT_EQ(s.loads[2].force, Vec3(1, 2, 3));
+  EXPECT_EQ(s.loads[2].acceleration, Vec3::Zero());
+}
+
+TEST_F(SceneReaderTest, RejectsBadLoads) {
+  const auto load_error = [&](const std::string& load) {
+    return error_of([&](json& s) { s["loads"] = json::array({json::parse(load)}); });
+  };
+  EXPECT_HAS(load_error(R"({"bodies": ["blok"], "force": [1, 0, 0]})"),
+             "scene.json: loads[0].bodies[0]: unknown body \"blok\"; did you mean \"block\"?");
+  EXPECT_HAS(load_error(R"({"bodies": ["block", "block"], "force": [1, 0, 0]})"),
+             "loads[0].bodies[1]: body \"block\" is listed twice");
+  EXPECT_HAS(load_error(R"({"bodies": ["ground"], "force": [1, 0, 0]})"),
+             "loads[0].bodies[0]: body \"ground\" is fixed: its motion is prescribed");
+  EXPECT_HAS(load_error(R"({"bodies": [], "force": [1, 0, 0]})"),
+             "loads[0].bodies: expected \"all\" or a non-empty list of body names, found []");
+  EXPECT_HAS(load_error(R"({"bodies": "every", "force": [1, 0, 0]})"),
+             "loads[0].bodies: expected \"all\" or a list of body names, found \"every\"");
+  EXPECT_HAS(load_error(R"({"bodies": ["block"]})"),
+             "loads[0]: expected at least one of \"force\", \"moment\" and \"acceleration\"");
+  EXPECT_HAS(load_error(R"({"bodies": ["block"], "force": [1, 0]})"), "loads[0].force: expected an array of 3 numbers, found [1,0]");
+  EXPECT_HAS(load_error(R"({"bodies": ["block"], "force": [1, 0, 0], "time": {"type": "linear"}})"),
+             "loads[0].time.type: expected one of");
+  EXPECT_HAS(load_error(R"({"bodies": ["block"], "force": [1, 0, 0], "time": {"type": "ramp", "start": 1, "end": 1}})"),
+             "loads[0].time.end: expected a time greater than \"start\" (1), found 1");
+  EXPECT_HAS(load_error(R"({"bodies": ["block"], "force": [1, 0, 0], "time": {"type": "constant", "start": 1}})"),
+             "loads[0].time.start: unknown key \"start\"");
+  const std::string missing = load_error(R"({"bodies": ["block"], "force": [1, 0, 0], "time": {"type": "table", "file": "nowhere.csv"}})");
+  EXPECT_HAS(missing, "loads[0].time.file: ");
+  EXPECT_HAS(missing, "nowhere.csv: cannot open");
+  // finite-element bodies take an acceleration alone, "all" included
+  const auto ffr_block = [](json& s) {
+    s["materials"]["stone"]["young"] = 1e9;
+    s["materials"]["stone"]["poisson"] = 0.2;
+    s["bodies"][1]["model"] = "ffr";
+    s["bodies"][1]["elements"] = {1, 1, 1};
+  };
+  json scene = minimal_scene();
+  ffr_block(scene);
+  scene["loads"] = json::parse(R"([{"bodies": "all", "acceleration": [1, 0, 0]}])");
+  EXPECT_EQ(read_scene(write("scene.json", scene.dump())).loads[0].bodies, (std::vector<std::string>{"block"}));
+  const std::string fe = error_of([&](json& s) {
+    ffr_block(s);
+    s["loads"] = json::parse(R"([{"bodies": "all", "acceleration": [1, 0, 0], "moment": [0, 0, 1]}])");
+  });
+  EXPECT_HAS(fe, "loads[0].bodies: body \"block\" is ffr: forces and moments act on rigid bodies only");
+}
+
 TEST_F(SceneReaderTest, RejectsWrongType) {
   const std::string e = error_of([](json& s) { s["time"]["step"] = "fast"; });
   EXPECT_HAS(e, "scene.json: time.step: expected a positive number, found \"fast\"");
