@@ -83,8 +83,8 @@ void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, b
   close_output();
   m_output_start = std::chrono::steady_clock::now();
   m_timings_at_open = m_ws.timings;
-  nlohmann::json header = app::run_header(
-      {m_options.file, m_options.sha256, std::nullopt, m_threads, m_scene.solver.type, m_options.model, m_model.step.h});
+  nlohmann::json header = app::run_header({m_options.file, m_options.sha256, m_restored_from, m_threads,
+                                           m_scene.solver.type, m_options.model, m_model.step.h});
   const io::OutputPosition* position = resume ? &*m_restored_output : nullptr;
   m_output = std::make_unique<app::RunOutputFiles>(
       m_model, m_state, app::RunOutputOptions{dir, overwrite, m_options.sha256, m_scene.solver.dump_every, 0},
@@ -116,6 +116,7 @@ void Simulation::restore(const std::filesystem::path& file) {
   m_diagnostics.non_converged = c.non_converged;
   m_diagnostics.bound = m_scene.detection.max_penetration;
   m_restored_output = std::move(c.output);
+  m_restored_from = file;
   m_report = StepReport{};
 }
 

@@ -81,6 +81,7 @@ class Simulation {
   int m_threads = 1;
   app::RunDiagnostics m_diagnostics;  // of the steps since the start or the checkpoint restored
   std::optional<io::OutputPosition> m_restored_output;  // of the checkpoint restored, if any
+  std::optional<std::filesystem::path> m_restored_from;  // the checkpoint restored, if any (run.json)
   std::unique_ptr<app::RunOutputFiles> m_output;
   std::chrono::steady_clock::time_point m_output_start;  // when the output was opened
   StepTimings m_timings_at_open;                         // the workspace's stage times then

@@ -167,6 +167,7 @@ def test_restart_from_a_checkpoint_of_nscd_run_continues_its_output(tmp_path, ns
         sim.run()
     for name in ("bodies.csv", "probes.csv"):
         assert filecmp.cmp(tmp_path / "whole" / name, tmp_path / "part" / name, shallow=False), name
+    assert nscd.read_output(tmp_path / "part", pandas=False).run["restarted_from"] == str(checkpoint)
 
 
 def test_steps_release_the_gil():
