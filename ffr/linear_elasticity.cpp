@@ -86,13 +86,18 @@ std::vector<Mat3> centre_strains(const Mesh& mesh, const Eigen::VectorXd& u) {
   return result;
 }
 
-std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+std::vector<Mat3> centre_stresses(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
   const auto [lambda, mu] = lame_constants(young, poisson);
-  const std::vector<Mat3> strains = centre_strains(mesh, u);
-  std::vector<double> result(strains.size());
+  std::vector<Mat3> result = centre_strains(mesh, u);
   // σ of eq. (3) at each centre
-  for (std::size_t c = 0; c < strains.size(); ++c)
-    result[c] = von_mises_of(lambda * strains[c].trace() * Mat3::Identity() + 2.0 * mu * strains[c]);
+  for (Mat3& e : result) e = lambda * e.trace() * Mat3::Identity() + 2.0 * mu * e;
+  return result;
+}
+
+std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+  const std::vector<Mat3> stresses = centre_stresses(mesh, young, poisson, u);
+  std::vector<double> result(stresses.size());
+  for (std::size_t c = 0; c < stresses.size(); ++c) result[c] = von_mises_of(stresses[c]);
   return result;
 }
 

@@ -47,7 +47,11 @@ double von_mises_of(const Mat3& s);
 /// Small strain ε of eq. (3) at the centre of each cell for nodal displacements u (3nn) [m].
 std::vector<Mat3> centre_strains(const Mesh& mesh, const Eigen::VectorXd& u);
 
-/// Von Mises stress, eq. (5), at the centre of each cell for nodal displacements u (3nn) [m].
+/// Stress σ of eq. (3) at the centre of each cell for nodal displacements u (3nn) [m].
+/// @return one symmetric tensor per cell, in the mesh's frame [Pa].
+std::vector<Mat3> centre_stresses(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
+
+/// Von Mises stress, eq. (5), of centre_stresses.
 /// @return one value per cell [Pa].
 std::vector<double> von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
 

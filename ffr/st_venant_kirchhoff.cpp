@@ -125,18 +125,25 @@ Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, 
   return out;
 }
 
-std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+std::vector<Mat3> svk_centre_stresses(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
   NSCD_DEMAND(u.size() == 3 * mesh.nn());
   const auto [lambda, mu] = lame_constants(young, poisson);
   const ShapeGradients dN_dxi = shape_derivatives(mesh.type, reference_centre(mesh.type));
-  std::vector<double> result(static_cast<std::size_t>(mesh.ncells()));
+  std::vector<Mat3> result(static_cast<std::size_t>(mesh.ncells()));
   for (int c = 0; c < mesh.ncells(); ++c) {
     // F, E, S at the centre, eqs. (1)–(2), then σ, eq. (6)
     const Mat3 F = deformation_gradient(mesh, c, dN_dxi * jacobian(mesh, c, dN_dxi).inverse(), u);
     const Mat3 E = green_lagrange(F);
     const Mat3 S = lambda * E.trace() * Mat3::Identity() + 2.0 * mu * E;
-    result[static_cast<std::size_t>(c)] = von_mises_of(F * S * F.transpose() / F.determinant());
+    result[static_cast<std::size_t>(c)] = F * S * F.transpose() / F.determinant();
   }
+  return result;
+}
+
+std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u) {
+  const std::vector<Mat3> stresses = svk_centre_stresses(mesh, young, poisson, u);
+  std::vector<double> result(stresses.size());
+  for (std::size_t c = 0; c < stresses.size(); ++c) result[c] = von_mises_of(stresses[c]);
   return result;
 }
 

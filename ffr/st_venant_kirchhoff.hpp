@@ -55,9 +55,12 @@ double svk_strain_energy(const Mesh& mesh, const CellQuadrature& cq, double youn
 Eigen::VectorXd svk_tangent_product(const Mesh& mesh, const CellQuadrature& cq, double young, double poisson,
                                     const Eigen::VectorXd& u, const Eigen::VectorXd& v);
 
-/// Von Mises stress (linear_elasticity.hpp eq. 5) of the Cauchy stress (6) at the centre of each
-/// cell for nodal displacements u (3nn) [m]: one value per cell [Pa], unchanged by rigid
-/// rotations of the deformed mesh.
+/// Cauchy stress (6) at the centre of each cell for nodal displacements u (3nn) [m]: one
+/// symmetric tensor per cell, in the mesh's frame [Pa].
+std::vector<Mat3> svk_centre_stresses(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
+
+/// Von Mises stress (linear_elasticity.hpp eq. 5) of svk_centre_stresses: one value per cell
+/// [Pa], unchanged by rigid rotations of the deformed mesh.
 std::vector<double> svk_von_mises(const Mesh& mesh, double young, double poisson, const Eigen::VectorXd& u);
 
 }  // namespace nscd::ffr

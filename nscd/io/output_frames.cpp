@@ -2,6 +2,7 @@
 
 #include "ffr/linear_elasticity.hpp"
 #include "ffr/st_venant_kirchhoff.hpp"
+#include "nscd/core/error.hpp"
 #include "nscd/step/energy.hpp"
 
 namespace nscd::io {
@@ -10,8 +11,8 @@ constexpr int kVtkPolygon = 7, kVtkTetra = 10, kVtkHexahedron = 12;
 // relative slack on ‖r_T‖ < μ r_n below which a contact counts as sticking (solver tolerance)
 constexpr double kStickSlack = 1e-6;
 
-// the cells of body b's mesh, whose nodes start at `offset`, with their von Mises stresses
-void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, const std::vector<double>& stress,
+// the cells of body b's mesh, whose nodes start at `offset`, with the von Mises stresses of `stress`
+void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, const std::vector<Mat3>& stress,
                   int offset, BodyMeshFrame& frame) {
   const int type = mesh.type == ffr::CellType::Hex8 ? kVtkHexahedron : kVtkTetra;
   for (int c = 0; c < mesh.ncells(); ++c) {
@@ -21,7 +22,7 @@ void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, con
     frame.cell_types.push_back(type);
     frame.cell_body_id.push_back(b);
     frame.cell_model.push_back(static_cast<int>(body.kind));
-    frame.von_mises.push_back(stress[c]);
+    frame.von_mises.push_back(ffr::von_mises_of(stress[c]));
   }
 }
 
@@ -42,7 +43,7 @@ void append_ffr_body(const Model& m, const State& s, int b, BodyMeshFrame& frame
     frame.displacement.push_back(p_W - (body.x0 + body.q0 * f.mesh.nodes[k]));
     frame.local_displacement.push_back(psi.segment<3>(3 * k));
   }
-  append_cells(f.mesh, b, body, ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi), offset, frame);
+  append_cells(f.mesh, b, body, cell_stresses(m, s, b), offset, frame);
 }
 
 // a TL or linear body's mesh at x₀ + R(q₀) (X + ψ), velocity R(q₀) λ, ψ, and cell von Mises
@@ -60,10 +61,7 @@ void append_tl_body(const Model& m, const State& s, int b, BodyMeshFrame& frame)
     frame.displacement.push_back(body.q0 * Vec3(psi.segment<3>(3 * k)));
     frame.local_displacement.push_back(psi.segment<3>(3 * k));
   }
-  const std::vector<double> stress = tl.nonlinear
-                                         ? ffr::svk_von_mises(f.mesh, f.material.young, f.material.poisson, psi)
-                                         : ffr::von_mises(f.mesh, f.material.young, f.material.poisson, psi);
-  append_cells(f.mesh, b, body, stress, offset, frame);
+  append_cells(f.mesh, b, body, cell_stresses(m, s, b), offset, frame);
 }
 
 // a rigid, driven or fixed body's display polygons at x + q p_B, with velocity v + ω × (p − x);
@@ -92,6 +90,20 @@ void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, Bo
 }
 
 }  // namespace
+
+std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b) {
+  const nscd::BodyModel& body = m.bodies[b];
+  if (body.kind == BodyKind::Ffr) {
+    const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
+    return ffr::centre_stresses(f.mesh, f.material.young, f.material.poisson, s.psi[body.ffr_index]);
+  }
+  NSCD_DEMAND(is_nodal(body.kind));
+  const ffr::TlBody& tl = m.tl_bodies[body.tl_index];
+  const ffr::FfrBody& f = tl.fe;
+  const Eigen::VectorXd& psi = s.tl_psi[body.tl_index];
+  return tl.nonlinear ? ffr::svk_centre_stresses(f.mesh, f.material.young, f.material.poisson, psi)
+                      : ffr::centre_stresses(f.mesh, f.material.young, f.material.poisson, psi);
+}
 
 BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   BodyMeshFrame frame;

@@ -23,6 +23,12 @@ namespace nscd::io {
 /// The bodies whose kind is (fixed_only ? Fixed : not Fixed) as one polygon mesh.
 BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only);
 
+/// The stress at the centre of each cell of finite-element body b (ffr, tl or linear), in the
+/// body's frame (FFR: its floating frame; TL and linear: its frame at t = 0) [Pa]: the small-strain
+/// stress of ffr/linear_elasticity.hpp eq. (3) (ffr, linear) or the Cauchy stress of
+/// ffr/st_venant_kirchhoff.hpp eq. (6) (tl). The output's von Mises stresses are of these.
+std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b);
+
 /// The active contacts of a step, with their forces r / h.
 ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
 

@@ -13,8 +13,6 @@ except ImportError:  # SciPy is optional: dense matrices only
 
 def _real_array(name, value, ndim):
     """`value` as a C-contiguous float64 array of `ndim` dimensions; TypeError or ValueError otherwise."""
-    if _sparse is not None and _sparse.issparse(value):
-        value = value.toarray()
     array = np.asarray(value)
     if array.dtype.kind not in "fiu":
         raise TypeError(f"{name}: expected real numbers (a float or integer array), found dtype {array.dtype}")
@@ -28,10 +26,16 @@ def solve(W, q, mu, solver="auto", tolerance=1e-8, max_iterations=10000):
 
     W is (3 nc, 3 nc), dense or SciPy sparse, q (3 nc,), mu (nc,); the rows of contact i are
     3i (normal), 3i + 1, 3i + 2 (tangential). solver is a name of `nscd solve --solver`.
-    Returns a dict: r, u (NumPy arrays), status ("converged", ...), error, iterations, stage.
+    A sparse W is read in compressed sparse rows, never made dense. Returns a dict: r, u (NumPy
+    arrays), status ("converged", ...), error, iterations, stage.
     """
-    return _core.solve(_real_array("W", W, 2), _real_array("q", q, 1), _real_array("mu", mu, 1), solver,
-                       float(tolerance), int(max_iterations))
+    q, mu = _real_array("q", q, 1), _real_array("mu", mu, 1)
+    if _sparse is not None and _sparse.issparse(W):
+        csr = _sparse.csr_matrix(W)
+        data = _real_array("W", csr.data, 1)
+        return _core.solve_csr(csr.shape[0], csr.shape[1], data, csr.indices.astype(np.int64),
+                               csr.indptr.astype(np.int64), q, mu, solver, float(tolerance), int(max_iterations))
+    return _core.solve(_real_array("W", W, 2), q, mu, solver, float(tolerance), int(max_iterations))
 
 
 def read_fclib(path):

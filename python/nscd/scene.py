@@ -11,6 +11,7 @@ import json
 import os
 
 from . import _core
+from .objects import scene_dict
 
 
 def _json_default(value):
@@ -50,6 +51,13 @@ class Scene:
         scene = cls(copy.deepcopy(data), path)
         scene.validate()
         return scene
+
+    @classmethod
+    def build(cls, path="scene.json", **sections):
+        """A validated scene from objects (nscd.Material, Interaction, Body, Probe; objects.py):
+        Scene.build(time=..., materials=[...], bodies=[...], interactions=[...], probes=[...],
+        name=..., solver=..., and any other section of a scene file as its dict)."""
+        return cls.from_dict(scene_dict(**sections), path)
 
     @classmethod
     def from_json(cls, text, path="scene.json"):

@@ -34,14 +34,32 @@ const nscd::BodyModel& body_named(const Model& m, const std::string& name) {
   throw InputError(fmt::format("no body named \"{}\" in scene \"{}\"", name, m.name));
 }
 
+// the finite-element body named `name`
+const nscd::BodyModel& fe_body_named(const Model& m, const std::string& name) {
+  const nscd::BodyModel& b = body_named(m, name);
+  NSCD_THROW_UNLESS(b.kind == BodyKind::Ffr || is_nodal(b.kind),
+                    "body \"{}\" is {}: only ffr, tl and linear bodies have nodes", name, to_string(b.kind));
+  return b;
+}
+
 // the nodal displacements (or velocities) of a finite-element body, in its body frame
 py::array nodal(const Simulation& sim, const std::string& name, bool velocities, py::handle owner) {
-  const nscd::BodyModel& b = body_named(sim.model(), name);
+  const nscd::BodyModel& b = fe_body_named(sim.model(), name);
   const State& s = sim.state();
   if (b.kind == BodyKind::Ffr) return nodal_view(velocities ? s.lambda[b.ffr_index] : s.psi[b.ffr_index], owner);
-  NSCD_THROW_UNLESS(is_nodal(b.kind), "body \"{}\" is {}: only ffr, tl and linear bodies have nodes", name,
-                    to_string(b.kind));
   return nodal_view(velocities ? s.tl_lambda[b.tl_index] : s.tl_psi[b.tl_index], owner);
+}
+
+// the stress tensors at the centres of a finite-element body's cells, (cells, 3, 3), in its body frame
+py::array cell_stresses(const Simulation& sim, const std::string& name) {
+  const Model& m = sim.model();
+  const int b = static_cast<int>(&fe_body_named(m, name) - m.bodies.data());
+  const std::vector<Mat3> stresses = io::cell_stresses(m, sim.state(), b);
+  py::array_t<double> a({static_cast<py::ssize_t>(stresses.size()), py::ssize_t{3}, py::ssize_t{3}});
+  for (std::size_t c = 0; c < stresses.size(); ++c)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) a.mutable_at(c, i, j) = stresses[c](i, j);
+  return a;
 }
 
 py::array vec3_copy(const std::vector<Vec3>& v) {
@@ -103,6 +121,9 @@ void bind_arrays(SimulationClass& c) {
   c.def("nodal_velocities", [](py::object self, const std::string& body) {
     return nodal(self.cast<const Simulation&>(), body, true, self);
   }, py::arg("body"), "(n, 3) nodal velocities of an ffr, tl or linear body, body frame [m/s]: a read-only view.");
+  c.def("cell_stresses", &cell_stresses, py::arg("body"),
+        "(cells, 3, 3) stress tensors at the centres of the cells of an ffr, tl or linear body, body frame "
+        "[Pa], cells in the order of mesh()'s: a copy.");
   c.def_property_readonly("kinetic_energy", [](const Simulation& s) { return kinetic_energy(s.model(), s.state()); });
   c.def_property_readonly("potential_energy",
                           [](const Simulation& s) { return potential_energy(s.model(), s.state()); });

@@ -7,7 +7,6 @@
 #include "nscd/io/build_model.hpp"
 #include "nscd/io/checkpoint.hpp"
 #include "nscd/step/initial_overlaps.hpp"
-#include "python/src/simulation_output.hpp"
 #include "python/src/thread_arenas.hpp"
 
 #include <tbb/info.h>
@@ -34,6 +33,12 @@ int thread_count(const std::optional<int>& threads) {
   return threads ? *threads : tbb::info::default_concurrency();
 }
 
+// the stage times spent from `then` to `now`
+StepTimings since(const StepTimings& now, const StepTimings& then) {
+  return {now.free_motion - then.free_motion, now.detection - then.detection, now.assembly - then.assembly,
+          now.solve - then.solve, now.update - then.update};
+}
+
 }  // namespace
 
 Simulation::Simulation(SimulationOptions options)
@@ -43,6 +48,7 @@ Simulation::Simulation(SimulationOptions options)
       m_state(io::initial_state(m_model, m_scene)),
       m_threads(thread_count(m_options.threads)) {
   check_initial_overlaps(m_model, m_state, m_scene.file.string());
+  m_diagnostics.bound = m_scene.detection.max_penetration;
 }
 
 Simulation::~Simulation() {
@@ -57,13 +63,14 @@ const StepReport& Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
   arena_for(m_threads).execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
   if (m_report.status != StepStatus::Ok) {
-    if (m_output) m_output->close(m_state, m_report, m_non_converged);
+    close_output();
     throw Error(m_report.message);
   }
-  if (m_report.solver_status != solvers::SolverStatus::Converged) ++m_non_converged;
+  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (m_output)
-    m_output->after_step(m_model, m_state, m_ws.contacts, m_report,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    m_output->after_step(m_state, m_ws.contacts, m_report, wall_seconds, m_diagnostics);
+  else
+    app::note_step(m_diagnostics, m_model, m_state, m_report);
   return m_report;
 }
 
@@ -73,22 +80,27 @@ void Simulation::run_to(long last_step) {
 
 void Simulation::open_output(const std::filesystem::path& dir, bool overwrite, bool resume) {
   NSCD_THROW_UNLESS(!resume || m_restored_output, "{}: no checkpoint restored whose output to continue", dir.string());
-  if (m_output) m_output->close(m_state, m_report, m_non_converged);
-  nlohmann::json header = app::run_header(
-      {m_options.file, m_options.sha256, std::nullopt, m_threads, m_scene.solver.type, m_options.model, m_model.step.h});
+  close_output();
+  m_output_start = std::chrono::steady_clock::now();
+  m_timings_at_open = m_ws.timings;
+  nlohmann::json header = app::run_header({m_options.file, m_options.sha256, m_restored_from, m_threads,
+                                           m_scene.solver.type, m_options.model, m_model.step.h});
   const io::OutputPosition* position = resume ? &*m_restored_output : nullptr;
-  m_output = std::make_unique<SimulationOutput>(dir, overwrite, m_model, m_state, position, std::move(header));
+  m_output = std::make_unique<app::RunOutputFiles>(
+      m_model, m_state, app::RunOutputOptions{dir, overwrite, m_options.sha256, m_scene.solver.dump_every, 0},
+      position, std::move(header));
   m_restored_output.reset();
 }
 
 void Simulation::close_output() {
-  if (m_output) m_output->close(m_state, m_report, m_non_converged);
-  m_output.reset();
+  if (!m_output) return;
+  const std::unique_ptr<app::RunOutputFiles> output = std::move(m_output);
+  output->finish(m_state, m_report, m_diagnostics, since(m_ws.timings, m_timings_at_open), m_output_start);
 }
 
 void Simulation::write_checkpoint(const std::filesystem::path& file) const {
   io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{{m_state.t}};
-  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_non_converged});
+  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_diagnostics.non_converged});
 }
 
 void Simulation::restore(const std::filesystem::path& file) {
@@ -100,8 +112,11 @@ void Simulation::restore(const std::filesystem::path& file) {
   // copied into the existing buffers, and the workspace kept (the step uses it as scratch only):
   // the memory that NumPy views taken earlier point to stays allocated
   m_state = c.state;
-  m_non_converged = c.non_converged;
+  m_diagnostics = app::RunDiagnostics{};
+  m_diagnostics.non_converged = c.non_converged;
+  m_diagnostics.bound = m_scene.detection.max_penetration;
   m_restored_output = std::move(c.output);
+  m_restored_from = file;
   m_report = StepReport{};
 }
 

@@ -3,23 +3,24 @@
 /// `nscd run` reads it (nscd/io/scene.hpp, nscd/app/scene_overrides.hpp), its Model and State
 /// (nscd/io/build_model.hpp), stepped by nscd::step (nscd/step/stepper.hpp, one Moreau–Jean step
 /// [Jean 1999]) inside the TBB task arena of its thread count (thread_arenas.hpp), so that its
-/// thread count neither leaks into nor comes from any other simulation. Output as `nscd run` writes it is opt-in
-/// (simulation_output.hpp); checkpoints are those of `nscd run` (nscd/io/checkpoint.hpp).
+/// thread count neither leaks into nor comes from any other simulation. Output is opt-in and written by
+/// the code of `nscd run` (nscd/app/run_output_files.hpp); checkpoints are those of `nscd run`
+/// (nscd/io/checkpoint.hpp).
 
+#include "nscd/app/run_output_files.hpp"
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace nscd::python {
-
-class SimulationOutput;
 
 struct SimulationOptions {
   std::string text;            // the scene file's text (JSON)
@@ -78,9 +79,12 @@ class Simulation {
   StepWorkspace m_ws;
   StepReport m_report;
   int m_threads = 1;
-  long m_non_converged = 0;  // steps whose contact solver stopped short
+  app::RunDiagnostics m_diagnostics;  // of the steps since the start or the checkpoint restored
   std::optional<io::OutputPosition> m_restored_output;  // of the checkpoint restored, if any
-  std::unique_ptr<SimulationOutput> m_output;
+  std::optional<std::filesystem::path> m_restored_from;  // the checkpoint restored, if any (run.json)
+  std::unique_ptr<app::RunOutputFiles> m_output;
+  std::chrono::steady_clock::time_point m_output_start;  // when the output was opened
+  StepTimings m_timings_at_open;                         // the workspace's stage times then
 };
 
 }  // namespace nscd::python

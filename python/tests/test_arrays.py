@@ -70,3 +70,49 @@ def test_nodal_displacements_of_a_finite_element_body():
         sim.nodal_displacements(sim.body_names[[m != "linear" for m in sim.body_models].index(True)])
     with pytest.raises(nscd.InputError, match="no body named"):
         sim.nodal_displacements("nobody")
+
+
+def test_cell_stresses_of_a_block_at_rest_carry_its_weight():
+    # a linear-elastic block (1 x 1 x H, 2 x 2 x 4 hexahedra, ν = 0) standing on a fixed ground,
+    # damped to rest: each section carries the weight above it, σ_zz(z) = −ρ g (H − z), and the
+    # exact displacement is quadratic in z. The nodal values of a quadratic give, at a Hex8 cell's
+    # centre, the exact strain (the midpoint difference quotient of a quadratic is its derivative
+    # there), so the centre stresses are exact but for the solver's tolerance and what motion is
+    # left after 0.3 s (velocities ~1e-8 m/s): compared at 1e-5 ρ g H.
+    rho, g, height = 2500.0, 9.81, 1.0
+    scene = {
+        "name": "block_at_rest",
+        "time": {"step": 1e-3, "duration": 0.3, "output_interval": 0.1},
+        "integrator": {"theta": 1.0},
+        "gravity": [0, 0, -g],
+        "solver": {"type": "nlgs", "tolerance": 1e-10, "max_iterations": 2000},
+        "materials": {"stone": {"density": rho, "young": 1e8, "poisson": 0.0,
+                                "damping": {"mass": 0.0, "stiffness": 1e-3}},
+                      "ground": {"density": rho}},
+        "interactions": [{"materials": ["stone", "ground"], "friction": 0.5}],
+        "bodies": [
+            {"name": "ground", "model": "fixed", "material": "ground", "shape": {"box": [3, 3, 0.2]},
+             "position": [0, 0, -0.1]},
+            {"name": "block", "model": "linear", "material": "stone", "shape": {"box": [1, 1, height]},
+             "elements": [2, 2, 4], "position": [0, 0, height / 2]},
+        ],
+    }
+    sim = nscd.Simulation(scene)
+    sim.run()
+    stresses = sim.cell_stresses("block")
+    assert stresses.shape == (16, 3, 3) and np.allclose(stresses, stresses.transpose(0, 2, 1))
+    mesh = sim.mesh()
+    block = sim.body_names.index("block")
+    cells = [cell for cell, body in zip(mesh["cells"], mesh["cell_body"]) if body == block]
+    centre_z = np.array([mesh["points"][cell][:, 2].mean() for cell in cells])
+    layers = np.floor(centre_z / (height / 4)).astype(int)  # 0 at the bottom
+    for layer in range(4):
+        expected = -rho * g * (height - (layer + 0.5) * height / 4)
+        assert np.allclose(stresses[layers == layer, 2, 2], expected, rtol=0, atol=1e-5 * rho * g * height), layer
+    assert np.all(stresses[layers == 0, 2, 2] < -0.8 * rho * g * height)  # compressive, the most at the bottom
+    von_mises = mesh["von_mises"][np.asarray(mesh["cell_body"]) == block]
+    assert np.allclose(von_mises, np.sqrt(0.5 * ((stresses[:, 0, 0] - stresses[:, 1, 1]) ** 2
+                                                 + (stresses[:, 1, 1] - stresses[:, 2, 2]) ** 2
+                                                 + (stresses[:, 2, 2] - stresses[:, 0, 0]) ** 2)
+                                          + 3 * (stresses[:, 0, 1] ** 2 + stresses[:, 1, 2] ** 2
+                                                 + stresses[:, 2, 0] ** 2)), rtol=1e-12)

@@ -90,3 +90,27 @@ def test_every_body_model_steps(scene, model):
     assert sim.step_index == 1 and sim.time == sim.time_step
     kinds = set(sim.body_models)
     assert (model or "driven") in kinds
+
+
+def stack_from_objects(n=10, **body_keys):
+    """stack_scene() of conftest, built from objects."""
+    block, ground = nscd.Material("block", density=1000), nscd.Material("ground", density=1000)
+    bodies = [nscd.Body("ground", "fixed", ground, nscd.box(4, 4, 1), position=[0, 0, -0.5])]
+    bodies += [nscd.Body(f"cube_{i}", "rigid", block, nscd.box(1, 1, 1), position=[0, 0, i + 0.5], **body_keys)
+               for i in range(n)]
+    return nscd.Scene.build(
+        name="stack", time={"step": 0.001, "duration": 0.3, "output_interval": 0.02},
+        solver={"type": "nlgs", "tolerance": 1e-8, "max_iterations": 1000, "min_iterations": 10},
+        materials=[block, ground],
+        interactions=[nscd.Interaction([block, block], friction=0.5), nscd.Interaction([block, "ground"], 0.5)],
+        bodies=bodies, probes=[nscd.Probe("top", bodies[-1], point=[0, 0, n])])
+
+
+def test_scene_built_from_objects_is_the_dict_scene():
+    from conftest import stack_scene
+    assert stack_from_objects().to_dict() == stack_scene()
+
+
+def test_scene_built_from_objects_is_checked_by_the_reader():
+    with pytest.raises(nscd.InputError, match=r'bodies\[1\].positon.*did you mean "position"'):
+        stack_from_objects(positon=[0, 0, 1])

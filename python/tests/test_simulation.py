@@ -9,22 +9,81 @@ import nscd
 from conftest import incline_scene, run_cli, stack_scene
 
 
-@pytest.mark.parametrize("build", [stack_scene, incline_scene], ids=["stack10", "incline"])
-def test_python_run_is_bit_identical_to_nscd_run(build, tmp_path, nscd_bin):
-    scene = nscd.Scene.from_dict(build(), path=tmp_path / "scene.json")
+def stack_with_dumps():
+    scene = stack_scene()
+    scene["solver"]["dump_every"] = 100
+    return scene
+
+
+def without_wall_time(path):
+    """history.csv's lines without the column wall_seconds."""
+    rows = [line.split(",") for line in path.read_text().splitlines()]
+    column = rows[0].index("wall_seconds")
+    return [row[:column] + row[column + 1:] for row in rows]
+
+
+def key_tree(value):
+    """The keys of a JSON object and of the objects in it, as nested dicts."""
+    return {k: key_tree(v) for k, v in value.items()} if isinstance(value, dict) else None
+
+
+def assert_same_output(cli_dir, py_dir):
+    """The same files, byte for byte but for the wall times of history.csv and run.json, and FCLIB
+    dumps holding the same problems."""
+    names = sorted(p.name for p in cli_dir.iterdir())
+    assert names == sorted(p.name for p in py_dir.iterdir())
+    for name in names:
+        if name.startswith("problem_"):
+            cli, py = nscd.read_fclib(cli_dir / name), nscd.read_fclib(py_dir / name)
+            for key in ("W", "q", "mu"):
+                assert np.array_equal(cli[key], py[key]), (name, key)
+        elif name not in ("history.csv", "run.json"):
+            assert filecmp.cmp(cli_dir / name, py_dir / name, shallow=False), name
+    assert without_wall_time(cli_dir / "history.csv") == without_wall_time(py_dir / "history.csv")
+    cli = nscd.read_output(cli_dir, pandas=False).run
+    py = nscd.read_output(py_dir, pandas=False).run
+    assert key_tree(cli) == key_tree(py)
+    for key in set(cli) - {"wall_seconds", "stage_seconds", "threads"}:
+        assert cli[key] == py[key], key
+    return py
+
+
+def run_both(scene_dict, tmp_path, nscd_bin):
+    """The scene run by `nscd run` and by a simulation; returns the simulation, nscd run's exit code
+    and the simulation's error (None when it completed)."""
+    scene = nscd.Scene.from_dict(scene_dict, path=tmp_path / "scene.json")
     scene.save(scene.path)
-    code, stderr = run_cli(nscd_bin, "run", scene.path, "--out", tmp_path / "cli", "--quiet")
-    assert code == 0, stderr
+    code, _ = run_cli(nscd_bin, "run", scene.path, "--out", tmp_path / "cli", "--quiet")
     with nscd.Simulation(scene, output=tmp_path / "py") as sim:
-        sim.run()
-    for name in ("bodies.csv", "probes.csv"):
-        assert filecmp.cmp(tmp_path / "cli" / name, tmp_path / "py" / name, shallow=False), name
-    cli = nscd.read_output(tmp_path / "cli", pandas=False)
-    py = nscd.read_output(tmp_path / "py", pandas=False)
-    for column in ("kinetic_energy", "potential_energy", "n_contacts", "solver_iterations", "solver_error"):
-        assert np.array_equal(cli.history[column], py.history[column]), column
-    assert [f["time"] for f in cli.frames] == [f["time"] for f in py.frames]
-    assert py.run["status"] == "completed" and py.run["steps"] == sim.n_steps
+        try:
+            sim.run()
+        except nscd.SimulationError as error:
+            return sim, code, error
+    return sim, code, None
+
+
+@pytest.mark.parametrize("build", [stack_with_dumps, incline_scene], ids=["stack10", "incline"])
+def test_python_run_is_bit_identical_to_nscd_run(build, tmp_path, nscd_bin):
+    sim, code, error = run_both(build(), tmp_path, nscd_bin)
+    assert code == 0 and error is None
+    run = assert_same_output(tmp_path / "cli", tmp_path / "py")
+    assert run["status"] == "completed" and run["steps"] == sim.n_steps
+    assert any(p.name.startswith("problem_") for p in (tmp_path / "py").iterdir()) == (build is stack_with_dumps)
+
+
+def test_output_after_a_failed_step_is_that_of_nscd_run(tmp_path, nscd_bin):
+    # a block dropped 2 cm onto the ground lands at step 64, between two frames, and its solver
+    # allowed one sweep fails there: the output ends with the frame of the last finite state
+    scene = stack_scene(n=1, duration=0.2)
+    scene["bodies"][1]["position"][2] += 0.02
+    scene["solver"].update({"max_iterations": 1, "min_iterations": 1, "tolerance": 1e-14,
+                            "fail_on_divergence": True})
+    _, code, error = run_both(scene, tmp_path, nscd_bin)
+    assert code == 3 and "did not converge" in str(error)
+    run = assert_same_output(tmp_path / "cli", tmp_path / "py")
+    assert run["status"] == "solver_failed" and 20 * (run["steps"] // 20) != run["steps"]
+    frames = nscd.read_output(tmp_path / "py", pandas=False).frames
+    assert frames[-1]["time"] == pytest.approx(run["simulated_time"])
 
 
 def test_final_state_matches_bodies_csv(tmp_path):
@@ -108,6 +167,7 @@ def test_restart_from_a_checkpoint_of_nscd_run_continues_its_output(tmp_path, ns
         sim.run()
     for name in ("bodies.csv", "probes.csv"):
         assert filecmp.cmp(tmp_path / "whole" / name, tmp_path / "part" / name, shallow=False), name
+    assert nscd.read_output(tmp_path / "part", pandas=False).run["restarted_from"] == str(checkpoint)
 
 
 def test_steps_release_the_gil():

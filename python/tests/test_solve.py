@@ -26,9 +26,10 @@ def test_solve_one_contact(solver):
 
 def test_solve_sparse_matches_dense():
     sparse = pytest.importorskip("scipy.sparse")
-    W, q, mu = one_contact()
+    W, q, mu = two_contacts()
     dense = nscd.solve(W, q, mu)
-    assert np.array_equal(nscd.solve(sparse.csr_matrix(W), q, mu)["r"], dense["r"])
+    for matrix in (sparse.csr_matrix(W), sparse.csc_matrix(W), sparse.coo_matrix(W)):
+        assert np.array_equal(nscd.solve(matrix, q, mu)["r"], dense["r"])
 
 
 def test_fclib_file_solved_as_nscd_solve_solves_it():
@@ -72,3 +73,41 @@ def test_read_fclib_bad_file_raises(tmp_path):
     path.write_text("not HDF5")
     with pytest.raises(nscd.InputError, match="not.hdf5"):
         nscd.read_fclib(path)
+
+
+def two_contacts():
+    """Two coupled contacts: W symmetric positive definite with off-diagonal blocks, one zero entry."""
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((6, 6))
+    W = A @ A.T + 6 * np.eye(6)
+    W[0, 4] = W[4, 0] = 0.0
+    return W, np.array([-1.0, 0.2, 0.1, -0.5, -0.1, 0.3]), np.array([0.5, 0.3])
+
+
+def csr_arrays(W):
+    """W's compressed sparse rows (data, indices, indptr), built with NumPy."""
+    rows, cols = np.nonzero(W)
+    indptr = np.searchsorted(rows, np.arange(W.shape[0] + 1))
+    return W[rows, cols], cols.astype(np.int64), indptr.astype(np.int64)
+
+
+@pytest.mark.parametrize("solver", ["nlgs", "nsn"])
+def test_sparse_rows_give_the_bits_of_the_dense_solve(solver):
+    W, q, mu = two_contacts()
+    dense = nscd.solve(W, q, mu, solver=solver)
+    data, indices, indptr = csr_arrays(W)
+    sparse = nscd._core.solve_csr(6, 6, data, indices, indptr, q, mu, solver, 1e-8, 10000)
+    assert np.array_equal(sparse["r"], dense["r"]) and sparse["iterations"] == dense["iterations"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d, i, p: (d, i, p[:-1]), "inconsistent"),
+    (lambda d, i, p: (d, i + 6, p), "column indices"),
+    (lambda d, i, p: (d, i, p[::-1]), "inconsistent|increasing"),
+    (lambda d, i, p: (np.where(d == d[0], np.nan, d), i, p), "finite"),
+])
+def test_bad_sparse_rows_raise(change, message):
+    W, q, mu = two_contacts()
+    data, indices, indptr = change(*csr_arrays(W))
+    with pytest.raises(ValueError, match=message):
+        nscd._core.solve_csr(6, 6, data, indices, indptr, q, mu, "nlgs", 1e-8, 100)
