@@ -14,6 +14,7 @@
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_checks.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/stepper.hpp"
 #include "nscd/step/strain_check.hpp"
@@ -76,9 +77,9 @@ void write_first_frame(RunFiles& f, const State& s) {
 }
 
 // the whole state and where the output stands, kept with the last few before it
-void write_checkpoint_now(RunFiles& f, const State& s, long non_converged) {
+void write_checkpoint_now(RunFiles& f, const State& s, long non_converged, const EnergyBalance& energy) {
   ScopedTimer timer(&f.seconds);
-  io::write_checkpoint(io::checkpoint_path(f.dir, s.step), {f.scene_sha256, s, f.out.position(), non_converged});
+  io::write_checkpoint(io::checkpoint_path(f.dir, s.step), {f.scene_sha256, s, f.out.position(), non_converged, energy});
   io::keep_last_checkpoints(f.dir, kCheckpointsKept);
 }
 
@@ -96,6 +97,7 @@ void dump_problem(RunFiles& f, const io::Scene& scene, const State& s, const Ste
 // what the steps report beyond their history: events counted, each warned about once
 struct RunDiagnostics {
   long non_converged = 0;       // steps whose contact solver did not converge
+  EnergyBalance energy;         // the run's energy balance after the last step (history.csv)
   long newton_unconverged = 0;  // steps whose Newton method of a TL body did not converge
   // the deepest overlap of the run's active contacts, the time of the state holding it (the start of
   // its step), and the steps whose deepest overlap exceeds the scene's detection.max_penetration
@@ -165,11 +167,14 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
   long last_output = s.step, next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
+    const StepStartVelocities start = step_start_velocities(s);
     report = step(m, s, ws);
     if (report.status != StepStatus::Ok) break;
     note_step(diagnostics, m, s, report);
+    add_step(diagnostics.energy, m, start, s, ws.contacts);
     files.out.append_history(io::history_row(
-        m, s, report, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count()));
+        m, s, report, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+        diagnostics.energy));
     dump_problem(files, scene, s, ws.contacts);
     if (s.step % m.output_every == 0 || s.step == m.n_steps) {
       write_frame(files, s, io::contact_frame(m, ws.contacts));
@@ -177,7 +182,7 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
       warn_large_strain_once(diagnostics, m, s);
     }
     if (files.checkpoint_every > 0 && s.step % files.checkpoint_every == 0 && s.step < m.n_steps)
-      write_checkpoint_now(files, s, diagnostics.non_converged);
+      write_checkpoint_now(files, s, diagnostics.non_converged, diagnostics.energy);
     show_progress(o, m, s, report, progress, next_log);
   }
   progress.finish();
@@ -187,7 +192,7 @@ StepReport run_steps(const RunOptions& o, const io::Scene& scene, const Model& m
     if (s.step != last_output) write_frame(files, s, io::ContactFrame{});
   }
   files.out.flush();
-  if (files.checkpoint_every > 0) write_checkpoint_now(files, s, diagnostics.non_converged);
+  if (files.checkpoint_every > 0) write_checkpoint_now(files, s, diagnostics.non_converged, diagnostics.energy);
   return report;
 }
 
@@ -243,6 +248,7 @@ int run_command(const RunOptions& o) {
   if (!restart) write_first_frame(files, s);
   RunDiagnostics diagnostics;
   diagnostics.non_converged = restart ? restart->non_converged : 0;
+  diagnostics.energy = restart ? restart->energy : start_energy_balance(m, s);
   diagnostics.bound = scene.detection.max_penetration;
   StepWorkspace ws;
   const StepReport report = run_steps(o, scene, m, s, ws, files, diagnostics);

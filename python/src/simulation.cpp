@@ -43,6 +43,7 @@ Simulation::Simulation(SimulationOptions options)
       m_state(io::initial_state(m_model, m_scene)),
       m_threads(thread_count(m_options.threads)) {
   check_initial_overlaps(m_model, m_state, m_scene.file.string());
+  m_energy = start_energy_balance(m_model, m_state);
 }
 
 Simulation::~Simulation() {
@@ -55,15 +56,17 @@ Simulation::~Simulation() {
 
 const StepReport& Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
+  const StepStartVelocities velocities = step_start_velocities(m_state);
   arena_for(m_threads).execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
   if (m_report.status != StepStatus::Ok) {
     if (m_output) m_output->close(m_state, m_report, m_non_converged);
     throw Error(m_report.message);
   }
   if (m_report.solver_status != solvers::SolverStatus::Converged) ++m_non_converged;
+  add_step(m_energy, m_model, velocities, m_state, m_ws.contacts);
   if (m_output)
     m_output->after_step(m_model, m_state, m_ws.contacts, m_report,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), m_energy);
   return m_report;
 }
 
@@ -88,7 +91,7 @@ void Simulation::close_output() {
 
 void Simulation::write_checkpoint(const std::filesystem::path& file) const {
   io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{{m_state.t}};
-  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_non_converged});
+  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_non_converged, m_energy});
 }
 
 void Simulation::restore(const std::filesystem::path& file) {
@@ -101,6 +104,7 @@ void Simulation::restore(const std::filesystem::path& file) {
   // the memory that NumPy views taken earlier point to stays allocated
   m_state = c.state;
   m_non_converged = c.non_converged;
+  m_energy = c.energy;
   m_restored_output = std::move(c.output);
   m_report = StepReport{};
 }

@@ -8,6 +8,7 @@
 
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
@@ -79,6 +80,7 @@ class Simulation {
   StepReport m_report;
   int m_threads = 1;
   long m_non_converged = 0;  // steps whose contact solver stopped short
+  EnergyBalance m_energy;    // the run's energy balance after the last step (history.csv)
   std::optional<io::OutputPosition> m_restored_output;  // of the checkpoint restored, if any
   std::unique_ptr<SimulationOutput> m_output;
 };

@@ -32,8 +32,8 @@ SimulationOutput::SimulationOutput(const std::filesystem::path& dir, bool overwr
 }
 
 void SimulationOutput::after_step(const Model& m, const State& s, const StepContacts& contacts, const StepReport& report,
-                                  double wall_seconds) {
-  m_out.append_history(io::history_row(m, s, report, wall_seconds));
+                                  double wall_seconds, const EnergyBalance& energy) {
+  m_out.append_history(io::history_row(m, s, report, wall_seconds, energy));
   if (s.step % m.output_every == 0 || s.step == m.n_steps) write_frame(m_out, m, s, io::contact_frame(m, contacts));
 }
 

@@ -6,6 +6,7 @@
 
 #include "nscd/io/output_writer.hpp"
 #include "nscd/io/scene.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
@@ -24,9 +25,10 @@ class SimulationOutput {
   SimulationOutput(const std::filesystem::path& dir, bool overwrite, const Model& m, const State& s,
                    const io::OutputPosition* resume, nlohmann::json header);
 
-  /// The history row of the step just made, and its frame when due.
+  /// The history row of the step just made, with the run's energy balance after it, and its
+  /// frame when due.
   void after_step(const Model& m, const State& s, const StepContacts& contacts, const StepReport& report,
-                  double wall_seconds);
+                  double wall_seconds, const EnergyBalance& energy);
 
   /// Flushes the files and records the end in run.json.
   void close(const State& s, const StepReport& last, long non_converged);
