@@ -7,7 +7,8 @@
 /// works on the relative velocity u at the mid-step value
 ///   W_i = r_i · (u_i⁻ + u_i⁺) / 2,                                                   (1)
 /// since for a rigid body ΔE_kin = (V⁻ + V⁺)/2 · M (V⁺ − V⁻) = (V⁻ + V⁺)/2 · (h f + H r) exactly
-/// in translation [Acary & Brogliato 2008, §10.1; Jean 1999, eq. (16)]. Its normal part is the
+/// in translation for the Moreau–Jean scheme [Jean 1999] (docs/method.md, eqs. (1) and (4) of
+/// the rigid body, with h (v⁻ + v⁺)/2 = x⁺ − x⁻). Its normal part is the
 /// energy the impacts dissipate, its tangential part the energy friction dissipates:
 ///   D_impacts  = −Σ r_n (u_n⁻ + u_n⁺)/2,   D_friction = −Σ r_t · (u_t⁻ + u_t⁺)/2.        (2)
 /// A driven side k of a contact (velocity prescribed, no mass) does the work
