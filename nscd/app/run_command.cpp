@@ -63,9 +63,10 @@ StepReport run_steps(const RunOptions& o, const Model& m, State& s, StepWorkspac
   long next_log = s.step + m.n_steps / 10;
   while (s.step < m.n_steps) {
     const auto step_start = std::chrono::steady_clock::now();
+    const StepStartVelocities start = step_start_velocities(s);
     report = step(m, s, ws);
     if (report.status != StepStatus::Ok) break;
-    files.after_step(s, ws.contacts, report,
+    files.after_step(start, s, ws.contacts, report,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                      diagnostics);
     show_progress(o, m, s, report, progress, next_log);
@@ -100,9 +101,7 @@ int run_command(const RunOptions& o) {
   for (const std::string& line : checks.lines) logger().info("{}", line);
   for (const std::string& warning : checks.warnings) logger().warn("{}", warning);
 
-  RunDiagnostics diagnostics;
-  diagnostics.non_converged = restart ? restart->non_converged : 0;
-  diagnostics.bound = scene.detection.max_penetration;
+  RunDiagnostics diagnostics = start_diagnostics(m, s, restart ? &*restart : nullptr, scene.detection.max_penetration);
   StepWorkspace ws;
   const StepReport report = run_steps(o, m, s, ws, files, diagnostics);
   files.finish(s, report, diagnostics, ws.timings, wall_start);

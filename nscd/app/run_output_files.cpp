@@ -69,7 +69,18 @@ void record_end(nlohmann::json& run, const StepReport& report, const State& s, c
 
 }  // namespace
 
-void note_step(RunDiagnostics& d, const Model& m, const State& s, const StepReport& report) {
+RunDiagnostics start_diagnostics(const Model& m, const State& s, const io::Checkpoint* restart,
+                                 std::optional<double> max_penetration) {
+  RunDiagnostics d;
+  d.non_converged = restart ? restart->non_converged : 0;
+  d.energy = restart ? restart->energy : start_energy_balance(m, s);
+  d.bound = max_penetration;
+  return d;
+}
+
+void note_step(RunDiagnostics& d, const Model& m, const StepStartVelocities& start, const State& s,
+               const StepContacts& contacts, const StepReport& report) {
+  add_step(d.energy, m, start, s, contacts);
   if (report.solver_status != solvers::SolverStatus::Converged && d.non_converged++ == 0)
     logger().warn("t = {}: the contact solver stopped at error {:.3g} after {} iterations (reported in "
                   "history.csv; further occurrences are counted in run.json)",
@@ -113,16 +124,17 @@ void RunOutputFiles::write_frame(const State& s, const io::ContactFrame& contact
 }
 
 // the whole state and where the output stands, kept with the last few before it
-void RunOutputFiles::write_checkpoint_now(const State& s, long non_converged) {
+void RunOutputFiles::write_checkpoint_now(const State& s, const RunDiagnostics& d) {
   ScopedTimer timer(&m_seconds);
-  io::write_checkpoint(io::checkpoint_path(m_o.dir, s.step), {m_o.scene_sha256, s, m_out.position(), non_converged});
+  io::write_checkpoint(io::checkpoint_path(m_o.dir, s.step),
+                       {m_o.scene_sha256, s, m_out.position(), d.non_converged, d.energy});
   io::keep_last_checkpoints(m_o.dir, kCheckpointsKept);
 }
 
-void RunOutputFiles::after_step(const State& s, const StepContacts& contacts, const StepReport& report,
-                                double wall_seconds, RunDiagnostics& d) {
-  note_step(d, m_m, s, report);
-  m_out.append_history(io::history_row(m_m, s, report, wall_seconds));
+void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s, const StepContacts& contacts,
+                                const StepReport& report, double wall_seconds, RunDiagnostics& d) {
+  note_step(d, m_m, start, s, contacts, report);
+  m_out.append_history(io::history_row(m_m, s, report, wall_seconds, d.energy));
   {
     ScopedTimer timer(&m_seconds);
     dump_problem(m_o, s, contacts);
@@ -132,7 +144,7 @@ void RunOutputFiles::after_step(const State& s, const StepContacts& contacts, co
     warn_large_strain_once(d, m_m, s);
   }
   if (m_o.checkpoint_every > 0 && s.step % m_o.checkpoint_every == 0 && s.step < m_m.n_steps)
-    write_checkpoint_now(s, d.non_converged);
+    write_checkpoint_now(s, d);
 }
 
 void RunOutputFiles::finish(const State& s, const StepReport& last, const RunDiagnostics& d,
@@ -140,7 +152,7 @@ void RunOutputFiles::finish(const State& s, const StepReport& last, const RunDia
   // after a failed step the state is the last finite one; its contacts were overwritten by the failed step
   if (last.status != StepStatus::Ok && s.step != m_last_output) write_frame(s, io::ContactFrame{});
   m_out.flush();
-  if (m_o.checkpoint_every > 0) write_checkpoint_now(s, d.non_converged);
+  if (m_o.checkpoint_every > 0) write_checkpoint_now(s, d);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   record_end(m_run, last, s, d, timings, m_seconds, wall);
   m_out.write_run_json(m_run);

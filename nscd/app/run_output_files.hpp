@@ -7,7 +7,9 @@
 /// checkpoints every `checkpoint_every` steps, and run.json at the start and at the end with
 /// what the run's diagnostics counted (RunDiagnostics) and the wall time per stage.
 
+#include "nscd/io/checkpoint.hpp"
 #include "nscd/io/output_writer.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
@@ -25,6 +27,7 @@ namespace nscd::app {
 /// What the steps report beyond their history: events counted, each warned about once.
 struct RunDiagnostics {
   long non_converged = 0;       // steps whose contact solver did not converge
+  EnergyBalance energy;         // the run's energy balance after the last step (history.csv)
   long newton_unconverged = 0;  // steps whose Newton method of a TL body did not converge
   // the deepest overlap of the run's active contacts, the time of the state holding it (the start of
   // its step), and the steps whose deepest overlap exceeds the scene's detection.max_penetration
@@ -36,8 +39,14 @@ struct RunDiagnostics {
   long factorizations = 0;                  // sparse factorisations of the contact solver, in all
 };
 
-/// Counts the step just made (ending at `s`), warning at the first occurrence of each event.
-void note_step(RunDiagnostics& d, const Model& m, const State& s, const StepReport& report);
+/// The diagnostics of a run starting at `s`, or continuing from checkpoint `restart`.
+RunDiagnostics start_diagnostics(const Model& m, const State& s, const io::Checkpoint* restart,
+                                 std::optional<double> max_penetration);
+
+/// Counts the step just made (from velocities `start` to `s`, solved `contacts`), warning at the
+/// first occurrence of each event, and adds its energy flows to d.energy.
+void note_step(RunDiagnostics& d, const Model& m, const StepStartVelocities& start, const State& s,
+               const StepContacts& contacts, const StepReport& report);
 
 /// Where the output goes and what is written besides frames and history.
 struct RunOutputOptions {
@@ -56,9 +65,10 @@ class RunOutputFiles {
   RunOutputFiles(const Model& m, const State& s, RunOutputOptions o, const io::OutputPosition* resume,
                  nlohmann::json header);
 
-  /// The files of the step just made (ending at `s`, solved `contacts`), its diagnostics noted in `d`.
-  void after_step(const State& s, const StepContacts& contacts, const StepReport& report, double wall_seconds,
-                  RunDiagnostics& d);
+  /// The files of the step just made (from velocities `start` to `s`, solved `contacts`), its
+  /// diagnostics noted in `d` (note_step).
+  void after_step(const StepStartVelocities& start, const State& s, const StepContacts& contacts,
+                  const StepReport& report, double wall_seconds, RunDiagnostics& d);
 
   /// Ends the output at `s`, the last finite state: its frame when the last step failed and it was
   /// not written yet, the files flushed, the last checkpoint, and run.json's entries at the end.
@@ -73,7 +83,7 @@ class RunOutputFiles {
 
  private:
   void write_frame(const State& s, const io::ContactFrame& contacts);
-  void write_checkpoint_now(const State& s, long non_converged);
+  void write_checkpoint_now(const State& s, const RunDiagnostics& d);
 
   const Model& m_m;
   RunOutputOptions m_o;

@@ -6,13 +6,15 @@
 /// (Debian's libhdf5). Doubles are stored bit for bit, so a run restarted from a checkpoint
 /// continues exactly as the uninterrupted run would have.
 ///
-/// Layout (format 1): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
+/// Layout (format 2): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
 /// `v`, `w` (nb × 3), `psi`, `lambda` (the FFR bodies' vectors end to end), `tl_psi`,
 /// `tl_lambda` (the TL and linear bodies' absolute nodal vectors end to end), `warm_bodies`
 /// (n × 2 int32), `warm_values` (n × 6: p_A, r_W), `scene_sha256` (64 chars), `output_times`,
-/// `output_sizes` (history, bodies, probes bytes), `output_fixed`, `non_converged`.
+/// `output_sizes` (history, bodies, probes bytes), `output_fixed`, `non_converged`, `energy` (EnergyBalance's kinetic, gravitational, elastic,
+/// initial, friction, impacts, damping, driven_work, projection_work).
 
 #include "nscd/io/output_writer.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 
@@ -26,6 +28,7 @@ struct Checkpoint {
   State state;
   OutputPosition output;
   long non_converged = 0;    // steps whose solver stopped short, so far (run.json)
+  EnergyBalance energy;      // the run's energy balance at this state (history.csv)
 };
 
 /// Writes `c` to `file` atomically (a temporary name, then renamed).

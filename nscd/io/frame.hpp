@@ -51,7 +51,11 @@ struct HistoryRow {
   int inner_iterations = 0;
   std::string_view solver_stage = "nlgs";  // the solver that finished the step (auto: its stage)
   int solver_factorizations = 0;           // sparse factorisations of the step's solve
-  double wall_seconds = 0;
+  /// the energy balance (nscd/step/energy_balance.hpp): energies of the state, flows since t = 0 [J]
+  double gravitational_energy = 0, elastic_energy = 0;
+  double friction_dissipated = 0, impact_dissipated = 0, damping_dissipated = 0;
+  double driven_work = 0, projection_work = 0, energy_error = 0;
+  double wall_seconds = 0;  // last: the one column no two runs share
 };
 
 /// One row of bodies.csv.

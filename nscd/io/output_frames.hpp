@@ -12,6 +12,7 @@
 
 #include "nscd/io/frame.hpp"
 #include "nscd/step/active_contacts.hpp"
+#include "nscd/step/energy_balance.hpp"
 #include "nscd/step/model.hpp"
 #include "nscd/step/state.hpp"
 #include "nscd/step/stepper.hpp"
@@ -32,8 +33,10 @@ std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b);
 /// The active contacts of a step, with their forces r / h.
 ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
 
-/// The row of history.csv of the step `report` just made, ending at `s`.
-HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds);
+/// The row of history.csv of the step `report` just made, ending at `s`, with the run's energy
+/// balance after that step.
+HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds,
+                       const EnergyBalance& energy);
 
 /// One row per body for bodies.csv.
 std::vector<BodyRow> body_rows(const Model& m, const State& s);

@@ -128,13 +128,7 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
   const ContactJacobian& J = ws.contacts.active.jacobian(i);
   Vec3 u = contact_velocity(J, body_velocity(ws.free[c.a].v, ws.free[c.a].w), body_velocity(ws.free[c.b].v, ws.free[c.b].w));
   if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, contact.sides, true);
-  if (contact.gap_row) {
-    // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
-    u[0] += ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
-    return u;
-  }
-  const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
-  u[0] += law.restitution * std::min(contact.u_old[0], 0.0);
+  u[0] += normal_velocity_shift(m, contact);
   return u;
 }
 
@@ -167,6 +161,14 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
 }
 
 }  // namespace
+
+double normal_velocity_shift(const Model& m, const ActiveContact& contact) {
+  const contact::ContactPoint& c = contact.point;
+  // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
+  if (contact.gap_row) return ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
+  const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
+  return law.restitution * std::min(contact.u_old[0], 0.0);
+}
 
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);

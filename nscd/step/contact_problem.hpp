@@ -35,6 +35,11 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws);
 /// without unknowns, which no contact touches), and H made of the blocks G of each movable side.
 void build_body_form(const Model& m, StepWorkspace& ws);
 
+/// What q adds to contact i's normal velocity beyond its free velocity: for a gap row,
+/// ((1 − θ) u_n⁻ + g/h)/θ, so that u_n ≥ 0 keeps θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0; otherwise
+/// Newton's restitution e min(u_n⁻, 0). The end-of-step normal velocity is u_n − this shift.
+double normal_velocity_shift(const Model& m, const ActiveContact& contact);
+
 /// Whether contact c has a side on an FFR, TL or linear body.
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
 

@@ -47,27 +47,42 @@ double kinetic_energy(const Model& m, const State& s) {
   return energy;
 }
 
+double body_elastic_energy(const Model& m, const State& s, int b) {
+  const BodyModel& body = m.bodies[b];
+  switch (body.kind) {
+    case BodyKind::Ffr: {
+      const Eigen::VectorXd& psi = s.psi[body.ffr_index];
+      return 0.5 * psi.dot(m.ffr_bodies[body.ffr_index].stiffness * psi);
+    }
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+      return ffr::strain_energy(m.tl_bodies[body.tl_index], s.tl_psi[body.tl_index]);
+    case BodyKind::Rigid:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
+  return 0;
+}
+
 double potential_energy(const Model& m, const State& s) {
   double energy = 0;
   for (int b = 0; b < m.nb(); ++b) {
-    const BodyModel& body = m.bodies[b];
-    energy -= body.mass * m.step.gravity.dot(s.x[b]);
-    switch (body.kind) {
-      case BodyKind::Ffr: {
-        const Eigen::VectorXd& psi = s.psi[body.ffr_index];
-        energy += 0.5 * psi.dot(m.ffr_bodies[body.ffr_index].stiffness * psi);
-        break;
-      }
-      case BodyKind::Tl:
-      case BodyKind::Linear:
-        energy += ffr::strain_energy(m.tl_bodies[body.tl_index], s.tl_psi[body.tl_index]);
-        break;
-      case BodyKind::Rigid:
-      case BodyKind::Fixed:
-      case BodyKind::Driven:
-        break;
-    }
+    energy -= m.bodies[b].mass * m.step.gravity.dot(s.x[b]);
+    if (has_mesh(m.bodies[b].kind)) energy += body_elastic_energy(m, s, b);
   }
+  return energy;
+}
+
+double gravitational_energy(const Model& m, const State& s) {
+  double energy = 0;
+  for (int b = 0; b < m.nb(); ++b) energy -= m.bodies[b].mass * m.step.gravity.dot(s.x[b]);
+  return energy;
+}
+
+double elastic_energy(const Model& m, const State& s) {
+  double energy = 0;
+  for (int b = 0; b < m.nb(); ++b) energy += body_elastic_energy(m, s, b);
   return energy;
 }
 

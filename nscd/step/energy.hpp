@@ -20,5 +20,10 @@ namespace nscd {
 /// the SVK strain energy.
 double kinetic_energy(const Model& m, const State& s);
 double potential_energy(const Model& m, const State& s);
+/// The two parts of the potential energy: gravitational −Σ m g·x, and elastic (FFR, TL, linear
+/// bodies; body_elastic_energy for body b, 0 for bodies without a mesh).
+double gravitational_energy(const Model& m, const State& s);
+double elastic_energy(const Model& m, const State& s);
+double body_elastic_energy(const Model& m, const State& s, int b);
 
 }  // namespace nscd

@@ -48,7 +48,7 @@ Simulation::Simulation(SimulationOptions options)
       m_state(io::initial_state(m_model, m_scene)),
       m_threads(thread_count(m_options.threads)) {
   check_initial_overlaps(m_model, m_state, m_scene.file.string());
-  m_diagnostics.bound = m_scene.detection.max_penetration;
+  m_diagnostics = app::start_diagnostics(m_model, m_state, nullptr, m_scene.detection.max_penetration);
 }
 
 Simulation::~Simulation() {
@@ -61,6 +61,7 @@ Simulation::~Simulation() {
 
 const StepReport& Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
+  const StepStartVelocities velocities = step_start_velocities(m_state);
   arena_for(m_threads).execute([&] { m_report = nscd::step(m_model, m_state, m_ws); });
   if (m_report.status != StepStatus::Ok) {
     close_output();
@@ -68,9 +69,9 @@ const StepReport& Simulation::step() {
   }
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (m_output)
-    m_output->after_step(m_state, m_ws.contacts, m_report, wall_seconds, m_diagnostics);
+    m_output->after_step(velocities, m_state, m_ws.contacts, m_report, wall_seconds, m_diagnostics);
   else
-    app::note_step(m_diagnostics, m_model, m_state, m_report);
+    app::note_step(m_diagnostics, m_model, velocities, m_state, m_ws.contacts, m_report);
   return m_report;
 }
 
@@ -100,7 +101,8 @@ void Simulation::close_output() {
 
 void Simulation::write_checkpoint(const std::filesystem::path& file) const {
   io::OutputPosition output = m_output ? m_output->position() : io::OutputPosition{{m_state.t}};
-  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_diagnostics.non_converged});
+  io::write_checkpoint(file, {m_options.sha256, m_state, std::move(output), m_diagnostics.non_converged,
+                              m_diagnostics.energy});
 }
 
 void Simulation::restore(const std::filesystem::path& file) {
@@ -112,9 +114,7 @@ void Simulation::restore(const std::filesystem::path& file) {
   // copied into the existing buffers, and the workspace kept (the step uses it as scratch only):
   // the memory that NumPy views taken earlier point to stays allocated
   m_state = c.state;
-  m_diagnostics = app::RunDiagnostics{};
-  m_diagnostics.non_converged = c.non_converged;
-  m_diagnostics.bound = m_scene.detection.max_penetration;
+  m_diagnostics = app::start_diagnostics(m_model, m_state, &c, m_scene.detection.max_penetration);
   m_restored_output = std::move(c.output);
   m_restored_from = file;
   m_report = StepReport{};

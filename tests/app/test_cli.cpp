@@ -49,7 +49,9 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   const std::string history = read_text(out / "history.csv");
   EXPECT_EQ(history.substr(0, history.find('\n')),
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
-            "inner_iterations,solver_stage,solver_factorizations,wall_seconds");
+            "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
+            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,projection_work,energy_error,"
+            "wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 
   const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));

@@ -326,6 +326,14 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   h.solver_stage = "vprox";
   h.solver_factorizations = 6;
   h.wall_seconds = 0.1 + 0.7;
+  h.gravitational_energy = -9.81 * 6;
+  h.elastic_energy = 1.0 / 3;
+  h.friction_dissipated = 2.0 / 7;
+  h.impact_dissipated = 3.0 / 11;
+  h.damping_dissipated = 5.0 / 13;
+  h.driven_work = -7.0 / 17;
+  h.projection_work = 1e-9 / 19;
+  h.energy_error = -1e-14 / 23;
   w.append_history(h);
   write_two_outputs(w);
 
@@ -334,9 +342,11 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   ASSERT_EQ(history.size(), 2u);
   EXPECT_EQ(history[0],
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
-            "inner_iterations,solver_stage,solver_factorizations,wall_seconds");
+            "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
+            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,projection_work,energy_error,"
+            "wall_seconds");
   const auto f = split_csv(history[1]);
-  ASSERT_EQ(f.size(), 12u);
+  ASSERT_EQ(f.size(), 20u);
   EXPECT_EQ(std::stol(f[0]), h.step);
   EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
@@ -348,7 +358,15 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(std::stoi(f[8]), h.inner_iterations);
   EXPECT_EQ(f[9], h.solver_stage);
   EXPECT_EQ(std::stoi(f[10]), h.solver_factorizations);
-  EXPECT_EQ(std::stod(f[11]), h.wall_seconds);
+  EXPECT_EQ(std::stod(f[11]), h.gravitational_energy);
+  EXPECT_EQ(std::stod(f[12]), h.elastic_energy);
+  EXPECT_EQ(std::stod(f[13]), h.friction_dissipated);
+  EXPECT_EQ(std::stod(f[14]), h.impact_dissipated);
+  EXPECT_EQ(std::stod(f[15]), h.damping_dissipated);
+  EXPECT_EQ(std::stod(f[16]), h.driven_work);
+  EXPECT_EQ(std::stod(f[17]), h.projection_work);
+  EXPECT_EQ(std::stod(f[18]), h.energy_error);
+  EXPECT_EQ(std::stod(f[19]), h.wall_seconds);
   EXPECT_EQ(history[1].find(' '), std::string::npos);
 
   // bodies: one row per body per output time

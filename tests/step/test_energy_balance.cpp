@@ -1,0 +1,78 @@
+// The energy balance of nscd/step/energy_balance.hpp: the friction dissipated by a block sliding
+// down an incline against its closed form, and a balance error ε (eq. 6) below 1e-6 of the
+// total energy on the incline, the 10-box stack and the shaking wall.
+
+#include "nscd/io/build_model.hpp"
+#include "nscd/io/scene.hpp"
+#include "nscd/step/energy_balance.hpp"
+#include "nscd/step/stepper.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+namespace nscd {
+namespace {
+
+io::Scene read(const std::string& file) { return io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / file); }
+
+struct BalancedRun {
+  Model m;
+  State s;
+  EnergyBalance energy;
+  double largest_error = 0;  // max over the steps of |ε| [J]
+};
+
+BalancedRun run_balanced(const io::Scene& scene, int steps) {
+  BalancedRun run{io::build_model(scene), {}, {}};
+  run.s = io::initial_state(run.m, scene);
+  run.energy = start_energy_balance(run.m, run.s);
+  StepWorkspace ws;
+  for (int n = 0; n < steps; ++n) {
+    const StepStartVelocities start = step_start_velocities(run.s);
+    EXPECT_EQ(step(run.m, run.s, ws).status, StepStatus::Ok);
+    add_step(run.energy, run.m, start, run.s, ws.contacts);
+    run.largest_error = std::max(run.largest_error, std::abs(run.energy.error()));
+  }
+  return run;
+}
+
+// the magnitude of the total energy at t = 0, the scale of the balance's error
+double total_energy(const EnergyBalance& e) { return std::abs(e.initial); }
+
+TEST(EnergyBalance, BlockSlidingDownAnInclineDissipatesMuMgCosAlphaTimesTheDistance) {
+  // μ = 0.3 < tan 30°: the block slides with its face on the plane and does not turn, so the
+  // normal force is m g cos α at every step and the θ = 1/2 scheme's step displacement is
+  // h (v⁻ + v⁺)/2, the velocity eq. (2) weights the friction impulse with: the closed form holds
+  // to the solver's tolerance (1e-8), far below the 1e-6 asked here
+  const io::Scene scene = read("scenes/incline.json");
+  const BalancedRun run = run_balanced(scene, 300);
+  const double alpha = 0.5235987755982988, mu = 0.3;  // the scene's tilt (30°) and friction
+  const int block = 1;
+  const double distance = (run.s.x[block] - run.m.bodies[block].x0).norm();
+  const double expected = mu * run.m.bodies[block].mass * 9.81 * std::cos(alpha) * distance;
+  EXPECT_GT(distance, 0.1);
+  EXPECT_NEAR(run.energy.friction, expected, 1e-6 * expected);
+  EXPECT_NEAR(run.energy.impacts, 0, 1e-6 * expected);
+  EXPECT_LT(run.largest_error, 1e-6 * total_energy(run.energy));
+}
+
+TEST(EnergyBalance, ClosesOnTheStackOfTenBoxes) {
+  const BalancedRun run = run_balanced(read("scenes/stack10.json"), 200);
+  EXPECT_LT(run.largest_error, 1e-6 * total_energy(run.energy));
+}
+
+TEST(EnergyBalance, ClosesOnTheShakingWallWithTheTableDoingWork) {
+  // shaken from t = 0 rather than 0.5 s, so that 100 steps see the table work on the wall
+  io::Scene scene = read("scenes/wall_shaking_table.json");
+  scene.bodies[0].motion_velocity->start = 0;
+  const BalancedRun run = run_balanced(scene, 100);
+  EXPECT_GT(std::abs(run.energy.driven_work), 1e-3);
+  EXPECT_LT(run.largest_error, 1e-6 * total_energy(run.energy));
+}
+
+}  // namespace
+}  // namespace nscd
