@@ -23,7 +23,7 @@ EXIT_INVALID_INPUT = 2
 ENERGIES = ("kinetic_energy", "gravitational_energy", "elastic_energy")
 FLOWS = (("friction_dissipated", "dissipated by friction"), ("impact_dissipated", "dissipated by impacts"),
          ("damping_dissipated", "dissipated by damping"), ("driven_work", "work of driven bodies"),
-         ("projection_work", "work of the projection"))
+         ("load_work", "work of applied loads"), ("projection_work", "work of the projection"))
 COLUMNS = ("time",) + ENERGIES + tuple(c for c, _ in FLOWS) + ("energy_error",)
 
 
@@ -57,9 +57,9 @@ def read_history(run_dir):
 
 
 def initial_energy(h):
-    """E0 from the first row: E - E0 - W_driven - W_projection + D = error (docs/method.md eq. (6))."""
+    """E0 from the first row: E - E0 - W_driven - W_loads - W_projection + D = error (docs/method.md eq. (6))."""
     energy = sum(h[c][0] for c in ENERGIES)
-    return (energy - h["driven_work"][0] - h["projection_work"][0] + h["friction_dissipated"][0]
+    return (energy - h["driven_work"][0] - h["load_work"][0] - h["projection_work"][0] + h["friction_dissipated"][0]
             + h["impact_dissipated"][0] + h["damping_dissipated"][0] - h["energy_error"][0])
 
 

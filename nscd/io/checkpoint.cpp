@@ -142,7 +142,8 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
     write_dataset(f, "non_converged", std::vector<std::int64_t>{c.non_converged});
     const EnergyBalance& e = c.energy;
     write_dataset(f, "energy", std::vector<double>{e.kinetic, e.gravitational, e.elastic, e.initial, e.friction,
-                                                   e.impacts, e.damping, e.driven_work, e.projection_work});
+                                                   e.impacts, e.damping, e.driven_work, e.load_work,
+                                                   e.projection_work});
   }
   std::error_code ec;
   fs::rename(tmp, file, ec);
@@ -198,8 +199,8 @@ Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
   c.output.probes_bytes = static_cast<std::uintmax_t>(sizes[2]);
   c.output.has_fixed = read_dataset<std::int32_t>(f, file, "output_fixed", 1)[0] != 0;
   c.non_converged = read_dataset<std::int64_t>(f, file, "non_converged", 1)[0];
-  const std::vector<double> e = read_dataset<double>(f, file, "energy", 9);
-  c.energy = {e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8]};
+  const std::vector<double> e = read_dataset<double>(f, file, "energy", 10);
+  c.energy = {e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8], e[9]};
   if (s.step < 0 || !std::isfinite(s.t) || c.output.times.empty())
     throw InputError(fmt::format("{}: not a checkpoint: step {} at t = {} with {} output times", file.string(),
                                  s.step, s.t, c.output.times.size()));

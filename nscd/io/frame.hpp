@@ -54,7 +54,7 @@ struct HistoryRow {
   /// the energy balance (nscd/step/energy_balance.hpp): energies of the state, flows since t = 0 [J]
   double gravitational_energy = 0, elastic_energy = 0;
   double friction_dissipated = 0, impact_dissipated = 0, damping_dissipated = 0;
-  double driven_work = 0, projection_work = 0, energy_error = 0;
+  double driven_work = 0, load_work = 0, projection_work = 0, energy_error = 0;
   double wall_seconds = 0;  // last: the one column no two runs share
 };
 

@@ -157,7 +157,7 @@ HistoryRow history_row(const Model& m, const State& s, const StepReport& report,
           report.max_penetration, report.solver_iterations, report.solver_error,
           report.inner_iterations, solvers::to_string(report.solver_stage),
           report.solver_factorizations, energy.gravitational, energy.elastic, energy.friction,
-          energy.impacts, energy.damping, energy.driven_work, energy.projection_work, energy.error(),
+          energy.impacts, energy.damping, energy.driven_work, energy.load_work, energy.projection_work, energy.error(),
           wall_seconds};
 }
 

@@ -2,6 +2,7 @@
 
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/energy.hpp"
+#include "nscd/step/loads.hpp"
 
 namespace nscd {
 
@@ -58,7 +59,8 @@ double damping_dissipation(const Model& m, const StepStartVelocities& start, con
 }  // namespace
 
 double EnergyBalance::error() const {
-  return kinetic + gravitational + elastic - initial - driven_work - projection_work + friction + impacts + damping;
+  return kinetic + gravitational + elastic - initial - driven_work - load_work - projection_work + friction + impacts +
+         damping;
 }
 
 EnergyBalance start_energy_balance(const Model& m, const State& s) {
@@ -78,9 +80,16 @@ void add_step(EnergyBalance& e, const Model& m, const StepStartVelocities& start
   // eq. (5): the gravitational energy's change less gravity's work h m g·(v⁻ + v⁺)/2
   const double gravitational = gravitational_energy(m, s);
   double gravity_work = 0;
+  const double step_start = m.step.h * static_cast<double>(s.step - 1);  // as the step's own time
   for (int b = 0; b < m.nb(); ++b) {
-    gravity_work += m.step.h * m.bodies[b].mass * m.step.gravity.dot(0.5 * (start.v[b] + s.v[b]));
+    const Vec3 v_mid = 0.5 * (start.v[b] + s.v[b]);
+    gravity_work += m.step.h * m.bodies[b].mass * m.step.gravity.dot(v_mid);
     e.damping += damping_dissipation(m, start, s, b);
+    if (!m.loads.empty()) {  // eq. (7)
+      const BodyLoad load = step_load(m, b, step_start);
+      e.load_work += m.step.h * ((load.force + m.bodies[b].mass * load.acceleration).dot(v_mid) +
+                                 load.moment.dot(0.5 * (start.w[b] + s.w[b])));
+    }
   }
   e.projection_work += gravitational - e.gravitational + gravity_work;
   e.gravitational = gravitational;

@@ -20,8 +20,11 @@
 /// works h m g · (v⁻ + v⁺)/2; what the gravitational energy changes beyond that is the work of
 /// the position projection (position_projection.hpp), which moves bodies without velocity:
 ///   W_projection = ΔE_grav + Σ h m g · (v⁻ + v⁺)/2.                                   (5)
+/// Applied loads (loads.hpp eq. (2): F_θ, M_θ and a body acceleration a_θ) do the work
+///   W_loads = Σ h ((F_θ + m a_θ) · (v⁻ + v⁺)/2 + M_θ · (ω⁻ + ω⁺)/2).                   (7)
 /// The balance error, zero for an exact balance:
-///   ε = E_kin + E_grav + E_el − E₀ − W_driven − W_projection + D_friction + D_impacts + D_damping. (6)
+///   ε = E_kin + E_grav + E_el − E₀ − W_driven − W_loads − W_projection + D_friction + D_impacts
+///       + D_damping.                                                                     (6)
 /// Not exact: rotations (the θ-method on ω with the gyroscopic term of rigid_dynamics.hpp),
 /// θ ≠ 1/2, and the solver's stopping tolerance.
 
@@ -38,7 +41,7 @@ struct EnergyBalance {
   double kinetic = 0, gravitational = 0, elastic = 0;  // of the current state
   double initial = 0;                                  // E₀, the total at t = 0
   double friction = 0, impacts = 0, damping = 0;       // dissipated, eqs. (2), (4)
-  double driven_work = 0, projection_work = 0;         // done on the bodies, eqs. (3), (5)
+  double driven_work = 0, load_work = 0, projection_work = 0;  // done on the bodies, eqs. (3), (7), (5)
 
   /// Eq. (6).
   double error() const;

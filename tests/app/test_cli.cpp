@@ -50,7 +50,7 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
   EXPECT_EQ(history.substr(0, history.find('\n')),
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
-            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,projection_work,energy_error,"
+            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,load_work,projection_work,energy_error,"
             "wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 

@@ -332,6 +332,7 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   h.impact_dissipated = 3.0 / 11;
   h.damping_dissipated = 5.0 / 13;
   h.driven_work = -7.0 / 17;
+  h.load_work = 3.0 / 29;
   h.projection_work = 1e-9 / 19;
   h.energy_error = -1e-14 / 23;
   w.append_history(h);
@@ -343,10 +344,10 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(history[0],
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
-            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,projection_work,energy_error,"
-            "wall_seconds");
+            "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,load_work,projection_work,"
+            "energy_error,wall_seconds");
   const auto f = split_csv(history[1]);
-  ASSERT_EQ(f.size(), 20u);
+  ASSERT_EQ(f.size(), 21u);
   EXPECT_EQ(std::stol(f[0]), h.step);
   EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
@@ -364,9 +365,10 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(std::stod(f[14]), h.impact_dissipated);
   EXPECT_EQ(std::stod(f[15]), h.damping_dissipated);
   EXPECT_EQ(std::stod(f[16]), h.driven_work);
-  EXPECT_EQ(std::stod(f[17]), h.projection_work);
-  EXPECT_EQ(std::stod(f[18]), h.energy_error);
-  EXPECT_EQ(std::stod(f[19]), h.wall_seconds);
+  EXPECT_EQ(std::stod(f[17]), h.load_work);
+  EXPECT_EQ(std::stod(f[18]), h.projection_work);
+  EXPECT_EQ(std::stod(f[19]), h.energy_error);
+  EXPECT_EQ(std::stod(f[20]), h.wall_seconds);
   EXPECT_EQ(history[1].find(' '), std::string::npos);
 
   // bodies: one row per body per output time
