@@ -12,6 +12,21 @@ namespace nscd::app {
 
 namespace {
 
+// each applied load: its bodies, vectors and the largest time factor over the run
+void print_loads(const Model& m) {
+  const auto print_vector = [](const char* name, const Vec3& v, const char* unit) {
+    if (v != Vec3::Zero()) std::printf(", %s (%g, %g, %g) %s", name, v.x(), v.y(), v.z(), unit);
+  };
+  for (std::size_t l = 0; l < m.loads.size(); ++l) {
+    const LoadModel& load = m.loads[l];
+    std::printf("  loads[%zu]: on %zu bod%s", l, load.bodies.size(), load.bodies.size() == 1 ? "y" : "ies");
+    print_vector("force", load.force, "N");
+    print_vector("moment", load.moment, "N m");
+    print_vector("acceleration", load.acceleration, "m/s^2");
+    std::printf(", time factor at most %g over the run\n", load.factor.peaks(m.duration).velocity);
+  }
+}
+
 // each driven body's peak acceleration, velocity and displacement over the run
 void print_driven_peaks(const Model& m) {
   for (const BodyModel& body : m.bodies) {
@@ -74,6 +89,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   if (!m.ffr_bodies.empty())
     std::printf("  ffr: rotational fictitious forces %s\n",
                 m.step.fictitious_forces ? "on" : "off (F_rot = 0, ffr.fictitious_forces)");
+  print_loads(m);
   print_driven_peaks(m);
 
   // masses, sizes and time scales: one line per body for small scenes, the range for large ones

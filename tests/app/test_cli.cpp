@@ -236,6 +236,19 @@ TEST(Cli, ValidatePrintsASummaryWithoutSimulating) {
   EXPECT_NE(r.output.find(": 4"), std::string::npos) << r.output;
 }
 
+TEST(Cli, ValidateSummarisesTheLoads) {
+  const fs::path dir = fresh_dir("validate_loads");
+  std::string json = box_scene();
+  json.replace(json.find(R"("materials")"), 0,
+               R"("loads": [{"bodies": ["block"], "force": [10, 0, 0], "time": {"type": "ramp", "start": 0, "end": 1e6}}], )");
+  const Result r = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // the ramp reaches 1 only at 10⁶ s: over the scene's run it stays far below
+  EXPECT_NE(r.output.find("loads[0]: on 1 body, force (10, 0, 0) N, time factor at most "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("time factor at most 1 over"), std::string::npos) << r.output;
+}
+
 TEST(Cli, ValidateShowsTheSolversMinimumSweeps) {
   const fs::path dir = fresh_dir("validate_min_sweeps");
   std::string json = box_scene();
