@@ -3,6 +3,8 @@
 #include "nscd/core/error.hpp"
 #include "solvers/contact_blocks.hpp"
 
+#include <map>
+
 namespace nscd::solvers {
 
 DelassusMatrix DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d> diag, std::vector<int> row_start,
@@ -36,6 +38,35 @@ DelassusMatrix DelassusMatrix::from_dense(const Eigen::MatrixXd& dense) {
       if (block.isZero(0.0)) continue;
       W.m_cols.push_back(j);
       W.m_blocks.push_back(block);
+    }
+    W.m_row_start[i + 1] = static_cast<int>(W.m_cols.size());
+  }
+  return W;
+}
+
+DelassusMatrix DelassusMatrix::from_sparse(const Eigen::SparseMatrix<double, Eigen::RowMajor>& sparse) {
+  NSCD_THROW_UNLESS(sparse.rows() == sparse.cols() && sparse.rows() % 3 == 0,
+                    "Delassus matrix must be square of size 3nc, got {}x{}", sparse.rows(), sparse.cols());
+  const int nc = static_cast<int>(sparse.rows() / 3);
+  DelassusMatrix W;
+  W.m_nc = nc;
+  W.m_diag.assign(nc, Eigen::Matrix3d::Zero());
+  W.m_row_start.assign(nc + 1, 0);
+  std::map<int, Eigen::Matrix3d> row;  // the blocks of block row i, by column
+  for (int i = 0; i < nc; ++i) {
+    row.clear();
+    for (int k = 0; k < 3; ++k)
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(sparse, 3 * i + k); it; ++it) {
+        const int j = static_cast<int>(it.col());
+        row.try_emplace(j / 3, Eigen::Matrix3d::Zero()).first->second(k, j % 3) += it.value();
+      }
+    for (const auto& [j, block] : row) {
+      if (j == i) {
+        W.m_diag[i] = block;
+      } else if (!block.isZero(0.0)) {
+        W.m_cols.push_back(j);
+        W.m_blocks.push_back(block);
+      }
     }
     W.m_row_start[i + 1] = static_cast<int>(W.m_cols.size());
   }

@@ -12,6 +12,7 @@
 ///             [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction.
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include <vector>
 
@@ -32,6 +33,10 @@ class DelassusMatrix {
   /// Builds W from a dense (3nc × 3nc) matrix; 3×3 blocks that are exactly zero are not stored.
   /// The matrix is used as given (not symmetrised), so FCLIB problems are replayed unchanged.
   static DelassusMatrix from_dense(const Eigen::MatrixXd& W);
+
+  /// The same W as from_dense of the sparse matrix's dense copy (blocks absent or exactly zero
+  /// are not stored), without forming it.
+  static DelassusMatrix from_sparse(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W);
 
   int nc() const { return m_nc; }
   /// Diagonal block W_ii.

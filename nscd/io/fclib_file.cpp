@@ -48,7 +48,7 @@ solvers::FrictionProblem local_problem(const std::string& name, const fclib_loca
                     "{}: W is {}×{}, expected a square matrix of size 3 × contacts", name, local.W->m, local.W->n);
   const int n = local.W->m;
   solvers::FrictionProblem p;
-  p.W = solvers::DelassusMatrix::from_dense(Eigen::MatrixXd(to_sparse(*local.W)));
+  p.W = solvers::DelassusMatrix::from_sparse(to_sparse(*local.W));
   p.q = Eigen::Map<const Eigen::VectorXd>(local.q, n);
   p.mu = Eigen::Map<const Eigen::VectorXd>(local.mu, n / 3);
   return p;

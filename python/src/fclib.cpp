@@ -9,7 +9,6 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 namespace nscd::python {
@@ -26,9 +25,8 @@ struct CsrMatrix {
   Indices indices, indptr;
 };
 
-// checks the shapes of (W's size, q, μ) and the values of q and μ; returns nc
-Eigen::Index checked_contacts(Eigen::Index rows, Eigen::Index cols, const Eigen::VectorXd& q,
-                              const Eigen::VectorXd& mu) {
+// checks the shapes of (W's size, q, μ) and the values of q and μ
+void check_contacts(Eigen::Index rows, Eigen::Index cols, const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
   const Eigen::Index nc = mu.size();
   NSCD_THROW_UNLESS(nc > 0, "mu: expected one friction coefficient per contact, found none");
   NSCD_THROW_UNLESS(q.size() == 3 * nc, "q: expected 3 × {} = {} values (three per contact of mu), found {}", nc,
@@ -37,7 +35,6 @@ Eigen::Index checked_contacts(Eigen::Index rows, Eigen::Index cols, const Eigen:
                     rows, cols);
   NSCD_THROW_UNLESS(q.allFinite(), "q: expected finite numbers, found NaN or infinity");
   NSCD_THROW_UNLESS(mu.allFinite() && (mu.array() >= 0).all(), "mu: expected finite coefficients ≥ 0");
-  return nc;
 }
 
 solvers::FrictionProblem problem(solvers::DelassusMatrix W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
@@ -50,7 +47,7 @@ solvers::FrictionProblem problem(solvers::DelassusMatrix W, const Eigen::VectorX
 
 // the problem (W, q, μ) of a dense W after checking its shapes and values
 solvers::FrictionProblem dense_problem(const Matrix& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
-  checked_contacts(W.rows(), W.cols(), q, mu);
+  check_contacts(W.rows(), W.cols(), q, mu);
   NSCD_THROW_UNLESS(W.allFinite(), "W: expected finite numbers, found NaN or infinity");
   return problem(solvers::DelassusMatrix::from_dense(W), q, mu);
 }
@@ -68,34 +65,19 @@ void check_csr(const CsrMatrix& W) {
   NSCD_THROW_UNLESS(W.data.allFinite(), "W: expected finite numbers, found NaN or infinity");
 }
 
-// the problem of a sparse W, its 3×3 blocks taken as DelassusMatrix stores them (off-diagonal
-// blocks exactly zero left out, as from_dense does), without forming W densely
+// the problem of a sparse W, its 3×3 blocks taken as DelassusMatrix stores them, without forming
+// W densely (duplicate entries summed, as SciPy does)
 solvers::FrictionProblem sparse_problem(const CsrMatrix& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
-  const Eigen::Index nc = checked_contacts(W.rows, W.cols, q, mu);
+  check_contacts(W.rows, W.cols, q, mu);
   check_csr(W);
-  std::vector<Eigen::Matrix3d> diag(nc, Eigen::Matrix3d::Zero()), blocks;
-  std::vector<int> row_start{0}, cols;
-  std::map<int, Eigen::Matrix3d> row;  // the blocks of one block row, by column
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    row.clear();
-    for (int k = 0; k < 3; ++k)
-      for (std::int64_t p = W.indptr[3 * i + k]; p < W.indptr[3 * i + k + 1]; ++p) {
-        const int j = static_cast<int>(W.indices[p]);
-        row.try_emplace(j / 3, Eigen::Matrix3d::Zero()).first->second(k, j % 3) += W.data[p];
-      }
-    for (const auto& [j, block] : row) {
-      if (j == i) {
-        diag[i] = block;
-      } else if (!block.isZero(0.0)) {
-        cols.push_back(j);
-        blocks.push_back(block);
-      }
-    }
-    row_start.push_back(static_cast<int>(cols.size()));
-  }
-  return problem(solvers::DelassusMatrix::from_block_rows(std::move(diag), std::move(row_start), std::move(cols),
-                                                          std::move(blocks)),
-                 q, mu);
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(W.data.size()));
+  for (std::int64_t k = 0; k < W.rows; ++k)
+    for (std::int64_t p = W.indptr[k]; p < W.indptr[k + 1]; ++p)
+      entries.emplace_back(static_cast<int>(k), static_cast<int>(W.indices[p]), W.data[p]);
+  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse(W.rows, W.cols);
+  sparse.setFromTriplets(entries.begin(), entries.end());
+  return problem(solvers::DelassusMatrix::from_sparse(sparse), q, mu);
 }
 
 // the solver options of a name of solvers::solver_variants(), with its stopping test

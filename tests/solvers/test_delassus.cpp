@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include <vector>
 
@@ -66,6 +67,23 @@ TEST(DelassusTest, FromDenseRoundTripAndSkipsZeroBlocks) {
   EXPECT_EQ(W.to_dense(), dense);
   EXPECT_EQ(W.n_offdiag(), 1);
   EXPECT_EQ(W.diag(2), Eigen::Matrix3d::Zero());
+}
+
+TEST(DelassusTest, FromSparseStoresTheBlocksOfFromDense) {
+  // the sample with an explicit zero entry in the zero block (0, 1): stored by the sparse matrix,
+  // left out of W as from_dense leaves it out
+  Eigen::MatrixXd dense = sample_dense();
+  dense(5, 1) = 0.25;  // a lone non-zero in block (1, 0), not mirrored
+  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse = dense.sparseView();
+  sparse.coeffRef(0, 4) = 0.0;
+  const DelassusMatrix from_sparse = DelassusMatrix::from_sparse(sparse);
+  const DelassusMatrix from_dense = DelassusMatrix::from_dense(dense);
+  EXPECT_EQ(from_sparse.to_dense(), dense);
+  EXPECT_EQ(from_sparse.n_offdiag(), from_dense.n_offdiag());
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(std::vector<int>(from_sparse.row_cols_begin(i), from_sparse.row_cols_end(i)),
+              std::vector<int>(from_dense.row_cols_begin(i), from_dense.row_cols_end(i)));
+  EXPECT_THROW(DelassusMatrix::from_sparse(Eigen::SparseMatrix<double, Eigen::RowMajor>(4, 4)), std::exception);
 }
 
 TEST(DelassusTest, FromDenseRejectsBadSize) {
