@@ -24,10 +24,7 @@ namespace {
 // the checkpoint to continue from, of a run of the same scene
 std::optional<io::Checkpoint> read_restart(const RunOptions& o, const Model& m, const std::string& scene_sha256) {
   if (!o.restart) return std::nullopt;
-  io::Checkpoint restart = io::read_checkpoint(*o.restart, m);
-  NSCD_THROW_UNLESS(restart.scene_sha256 == scene_sha256,
-                    "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
-                    o.restart->string(), restart.scene_sha256, o.scene.string(), scene_sha256);
+  io::Checkpoint restart = read_run_checkpoint(*o.restart, m, scene_sha256, o.scene);
   NSCD_THROW_UNLESS(restart.state.step <= m.n_steps, "{}: the checkpoint is at step {}, past the run's {} steps",
                     o.restart->string(), restart.state.step, m.n_steps);
   return restart;

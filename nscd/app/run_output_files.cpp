@@ -1,6 +1,7 @@
 #include "nscd/app/run_output_files.hpp"
 
 #include "nscd/app/output_directory.hpp"
+#include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
 #include "nscd/core/timer.hpp"
 #include "nscd/io/checkpoint.hpp"
@@ -68,6 +69,15 @@ void record_end(nlohmann::json& run, const StepReport& report, const State& s, c
 }
 
 }  // namespace
+
+io::Checkpoint read_run_checkpoint(const std::filesystem::path& file, const Model& m, const std::string& scene_sha256,
+                                   const std::filesystem::path& scene) {
+  io::Checkpoint c = io::read_checkpoint(file, m);
+  NSCD_THROW_UNLESS(c.scene_sha256 == scene_sha256,
+                    "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
+                    file.string(), c.scene_sha256, scene.string(), scene_sha256);
+  return c;
+}
 
 RunDiagnostics start_diagnostics(const Model& m, const State& s, const io::Checkpoint* restart,
                                  std::optional<double> max_penetration) {

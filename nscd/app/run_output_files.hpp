@@ -39,6 +39,11 @@ struct RunDiagnostics {
   long factorizations = 0;                  // sparse factorisations of the contact solver, in all
 };
 
+/// The checkpoint `file`, refused unless a run of the scene `scene` (SHA-256 `scene_sha256`) wrote it.
+/// @throws nscd::InputError naming the file and both scenes' SHA-256, or as io::read_checkpoint.
+io::Checkpoint read_run_checkpoint(const std::filesystem::path& file, const Model& m, const std::string& scene_sha256,
+                                   const std::filesystem::path& scene);
+
 /// The diagnostics of a run starting at `s`, or continuing from checkpoint `restart`.
 RunDiagnostics start_diagnostics(const Model& m, const State& s, const io::Checkpoint* restart,
                                  std::optional<double> max_penetration);

@@ -106,10 +106,7 @@ void Simulation::write_checkpoint(const std::filesystem::path& file) const {
 }
 
 void Simulation::restore(const std::filesystem::path& file) {
-  io::Checkpoint c = io::read_checkpoint(file, m_model);
-  NSCD_THROW_UNLESS(c.scene_sha256 == m_options.sha256,
-                    "{}: the checkpoint was written by a run of another scene (SHA-256 {}), not of {} (SHA-256 {})",
-                    file.string(), c.scene_sha256, m_options.file.string(), m_options.sha256);
+  io::Checkpoint c = app::read_run_checkpoint(file, m_model, m_options.sha256, m_options.file);
   close_output();
   // copied into the existing buffers, and the workspace kept (the step uses it as scratch only):
   // the memory that NumPy views taken earlier point to stays allocated
