@@ -153,7 +153,7 @@ ContactFrame contact_frame(const Model& m, const StepContacts& contacts) {
 
 HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds,
                        const EnergyBalance& energy) {
-  return {s.step, s.t, kinetic_energy(m, s), potential_energy(m, s), report.n_contacts,
+  return {s.step, s.t, energy.kinetic, potential_energy(m, s), report.n_contacts,
           report.max_penetration, report.solver_iterations, report.solver_error,
           report.inner_iterations, solvers::to_string(report.solver_stage),
           report.solver_factorizations, energy.gravitational, energy.elastic, energy.friction,

@@ -34,7 +34,7 @@ std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b);
 ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
 
 /// The row of history.csv of the step `report` just made, ending at `s`, with the run's energy
-/// balance after that step.
+/// balance after that step, at `s` (the kinetic energy is taken from it).
 HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds,
                        const EnergyBalance& energy);
 
