@@ -95,7 +95,7 @@ void note_step(RunDiagnostics& d, const Model& m, const StepStartVelocities& sta
     logger().warn("t = {}: the contact solver stopped at error {:.3g} after {} iterations (reported in "
                   "history.csv; further occurrences are counted in run.json)",
                   s.t, report.solver_error, report.solver_iterations);
-  if (report.n_contacts > 0) ++d.stage_steps[std::string(solvers::to_string(report.solver_stage))];
+  if (report.n_contacts > 0) ++d.stage_steps[std::string(solver_stage_name(m, report))];
   d.factorizations += report.solver_factorizations;
   const double step_start_time = static_cast<double>(s.step - 1) * m.step.h;
   if (report.max_penetration > d.deepest) {

@@ -31,6 +31,14 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     NSCD_THROW_UNLESS(*o.duration > 0, "--duration {}: expected a positive time in seconds", *o.duration);
     scene.time.duration = *o.duration;
   }
+  if (o.contact) {
+    NSCD_THROW_UNLESS(*o.contact == "nscd" || *o.contact == "penalty", "--contact {}: expected nscd or penalty",
+                      *o.contact);
+    scene.contact.penalty = *o.contact == "penalty";
+    NSCD_THROW_UNLESS(!scene.contact.penalty || scene.contact.stiffness,
+                      "--contact penalty: {} gives no contact stiffness; add \"contact\": {{\"stiffness\": K}} "
+                      "(K in N/m) to the scene", o.scene.string());
+  }
   if (o.model) {
     static const std::map<std::string, BodyKind> kModels{
         {"rigid", BodyKind::Rigid}, {"ffr", BodyKind::Ffr}, {"tl", BodyKind::Tl},

@@ -7,10 +7,11 @@
 
 namespace nscd::app {
 
-/// Applies o.solver (solver.type), o.duration (time.duration) and o.model (every ffr, tl and
-/// linear body switched to that model) to `scene`.
-/// @throws nscd::InputError naming the option: an unknown solver or model, a non-positive
-///         duration, or a finite-element model for a scene without finite-element bodies.
+/// Applies o.solver (solver.type), o.duration (time.duration), o.contact (contact.model) and
+/// o.model (every ffr, tl and linear body switched to that model) to `scene`.
+/// @throws nscd::InputError naming the option: an unknown solver, contact model or model, a
+///         non-positive duration, penalty contact without a stiffness, or a finite-element model
+///         for a scene without finite-element bodies.
 void apply_overrides(const RunOptions& o, io::Scene& scene);
 
 }  // namespace nscd::app

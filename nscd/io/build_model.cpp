@@ -4,6 +4,7 @@
 #include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/io/mesh_file.hpp"
+#include "nscd/step/penalty_contact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -292,6 +293,36 @@ LoadModel load_model(const Load& in, const Model& m) {
   return load;
 }
 
+// penalty contact's law (penalty_contact.hpp), if the scene asks for it: rigid bodies only, and
+// a step within eq. (5)'s limit for the lightest of them
+std::optional<PenaltyLaw> penalty_law(const Scene& scene, const Model& m) {
+  const ContactSettings& c = scene.contact;
+  if (!c.penalty) return std::nullopt;
+  const std::string where = fmt::format("{}: contact", scene.file.string());
+  NSCD_THROW_UNLESS(c.stiffness, "{}: the penalty model needs \"stiffness\" [N/m]", where);
+  double max_friction = 0;
+  for (const ContactLaw& law : m.laws) max_friction = std::max(max_friction, law.friction);
+  const PenaltyLaw law{*c.stiffness, c.damping,
+                       c.regularisation_velocity.value_or(scene.time.step * max_friction * scene.gravity.norm())};
+  NSCD_THROW_UNLESS(law.regularisation_velocity > 0,
+                    "{}: the penalty model needs \"regularisation_velocity\" > 0 [m/s] (the default, h μ |g|, is 0 "
+                    "for this scene)", where);
+  const BodyModel* lightest = nullptr;
+  for (const BodyModel& body : m.bodies) {
+    NSCD_THROW_UNLESS(!has_mesh(body.kind), "{}: penalty contact is for rigid bodies; body \"{}\" is {}", where,
+                      body.name, to_string(body.kind));
+    if (body.kind == BodyKind::Rigid && (!lightest || body.mass < lightest->mass)) lightest = &body;
+  }
+  if (lightest) {
+    const double limit = penalty_stable_step(law, lightest->mass);
+    NSCD_THROW_UNLESS(scene.time.step <= limit,
+                      "{}: time.step {} is above the stable step {:.3g} s of penalty contact (2 (√(1 + ζ²) − ζ) / ω "
+                      "for body \"{}\", mass {:.6g} kg, on one joint); use a smaller step or stiffness",
+                      where, scene.time.step, limit, lightest->name, lightest->mass);
+  }
+  return law;
+}
+
 // time stepping and solver; the alert distance and the activation tolerance from the smallest
 // body diameter of m
 StepParameters step_parameters(const Scene& scene, const Model& m) {
@@ -310,7 +341,8 @@ StepParameters step_parameters(const Scene& scene, const Model& m) {
   p.inner_tolerance = scene.solver.inner_tolerance;
   p.inner_max_iterations = scene.solver.inner_max_iterations;
   p.fictitious_forces = scene.ffr.fictitious_forces;
-  p.projection = scene.projection;
+  p.penalty = penalty_law(scene, m);
+  p.projection = scene.projection && !p.penalty;  // the projection would undo the penetration
   return p;
 }
 

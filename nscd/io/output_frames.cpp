@@ -155,7 +155,7 @@ HistoryRow history_row(const Model& m, const State& s, const StepReport& report,
                        const EnergyBalance& energy) {
   return {s.step, s.t, energy.kinetic, potential_energy(m, s), report.n_contacts,
           report.max_penetration, report.solver_iterations, report.solver_error,
-          report.inner_iterations, solvers::to_string(report.solver_stage),
+          report.inner_iterations, solver_stage_name(m, report),
           report.solver_factorizations, energy.gravitational, energy.elastic, energy.friction,
           energy.impacts, energy.damping, energy.driven_work, energy.load_work, energy.projection_work, energy.error(),
           wall_seconds};

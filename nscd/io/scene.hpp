@@ -128,6 +128,14 @@ struct Load {
   LoadTime time;
 };
 
+/// The contact model (docs/scene_format.md, Contact): the non-smooth law, or penalty contact.
+struct ContactSettings {
+  bool penalty = false;
+  std::optional<double> stiffness;                // k_n [N/m], required with penalty
+  double damping = 0.0;                           // c_n [N s/m]
+  std::optional<double> regularisation_velocity;  // v_ε [m/s]; default h μ_max |g|
+};
+
 struct OutputSettings {
   bool vtk = true;
   bool csv = true;
@@ -140,6 +148,7 @@ struct Scene {
   TimeSettings time;
   double theta = 0.5;             // θ ∈ [0.5, 1]
   bool projection = true;         // the position projection after each step
+  ContactSettings contact;
   Vec3 gravity = Vec3(0, 0, -9.81);
   SolverSettings solver;
   DetectionSettings detection;

@@ -48,6 +48,17 @@ void read_integrator(const Value& v, Scene& scene) {
   if (const auto x = v.find("projection")) scene.projection = x->boolean();
 }
 
+ContactSettings read_contact(const Value& v) {
+  v.expect_keys({"model", "stiffness", "damping", "regularisation_velocity"});
+  ContactSettings c;
+  if (const auto x = v.find("model")) c.penalty = x->one_of({"nscd", "penalty"}) == 1;
+  if (const auto x = v.find("stiffness")) c.stiffness = x->positive();
+  if (const auto x = v.find("damping")) c.damping = x->non_negative();
+  if (const auto x = v.find("regularisation_velocity")) c.regularisation_velocity = x->positive();
+  if (c.penalty && !c.stiffness) v.fail_expected("a \"stiffness\" [N/m] with the penalty model");
+  return c;
+}
+
 SolverSettings read_solver(const Value& v) {
   v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
@@ -233,7 +244,7 @@ void check_interactions(const Value& root, const Scene& scene) {
 Scene read_scene_document(const detail::Document& doc) {
   const fs::path& file = doc.file();
   const Value root = doc.root();
-  root.expect_keys({"name", "description", "time", "integrator", "gravity", "solver", "detection", "ffr",
+  root.expect_keys({"name", "description", "time", "integrator", "contact", "gravity", "solver", "detection", "ffr",
                     "materials", "interactions", "bodies", "probes", "loads", "output"});
 
   Scene scene;
@@ -250,6 +261,7 @@ Scene read_scene_document(const detail::Document& doc) {
   if (const auto x = root.find("description")) scene.description = x->string();
   scene.time = read_time(root.at("time"));
   if (const auto x = root.find("integrator")) read_integrator(*x, scene);
+  if (const auto x = root.find("contact")) scene.contact = read_contact(*x);
   if (const auto x = root.find("gravity")) scene.gravity = x->vec3();
   if (const auto x = root.find("solver")) scene.solver = read_solver(*x);
   if (const auto x = root.find("detection")) scene.detection = read_detection(*x);

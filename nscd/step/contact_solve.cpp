@@ -1,6 +1,7 @@
 #include "nscd/step/contact_solve.hpp"
 
 #include "nscd/step/contact_problem.hpp"
+#include "nscd/step/penalty_contact.hpp"
 
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
@@ -74,6 +75,10 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
 }  // namespace
 
 int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
+  if (m.step.penalty) {
+    penalty_impulses(m, ws);
+    return 0;
+  }
   if (m.has_meshes()) return solve_coupled(m, s, ws);
   if (m.step.solver.type != solvers::SolverType::Auto ||
       !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {

@@ -11,6 +11,9 @@
 /// with the other solvers, a full solve at the current linearisation, until the impulses of the
 /// last solve satisfy the relinearised problem to the tolerance.
 ///
+/// With penalty contact (penalty_contact.hpp) r follows from each contact's gap and velocity,
+/// without a solver.
+///
 /// Reference: [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58, §3.3, Algorithm 1.
 
 #include "nscd/step/model.hpp"

@@ -70,6 +70,13 @@ struct ProbeModel {
   std::vector<double> weights;    // FE bodies, aligned with nodes, summing to 1
 };
 
+/// Penalty contact (penalty_contact.hpp), the comparison model that replaces the NSCD law.
+struct PenaltyLaw {
+  double stiffness = 0.0;                 // k_n of one joint [N/m]
+  double damping = 0.0;                   // c_n of one joint [N s/m]
+  double regularisation_velocity = 0.0;   // v_ε of the regularised Coulomb law [m/s]
+};
+
 struct StepParameters {
   double h = 1e-3;             // time step [s]
   double theta = 0.5;          // θ ∈ [0.5, 1]
@@ -82,6 +89,7 @@ struct StepParameters {
   int inner_max_iterations = 50;
   bool fictitious_forces = true;  // FFR: the rotational fictitious forces of eq. (18)
   bool projection = true;         // the position projection after each step (position_projection.hpp)
+  std::optional<PenaltyLaw> penalty;  // penalty contact instead of the non-smooth law (no solver)
 };
 
 struct Model;

@@ -212,6 +212,10 @@ void commit(const Model& m, State& s, StepWorkspace& ws) {
 
 }  // namespace
 
+std::string_view solver_stage_name(const Model& m, const StepReport& report) {
+  return m.step.penalty ? "penalty" : solvers::to_string(report.solver_stage);
+}
+
 const char* to_string(StepStatus status) {
   switch (status) {
     case StepStatus::Ok: return "completed";

@@ -79,6 +79,10 @@ struct StepReport {
   std::string message;           // set when status != Ok: which body or contact went bad
 };
 
+/// The name of what gave the step's impulses: "penalty" with penalty contact, else the solver
+/// (stage of `auto`) that finished it (solvers::to_string): history.csv's `solver_stage`.
+std::string_view solver_stage_name(const Model& m, const StepReport& report);
+
 /// The poses of the bodies in `s` and whether each moves under the dynamics (rigid), as
 /// contact::detect_contacts takes them.
 void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,

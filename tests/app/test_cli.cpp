@@ -427,4 +427,28 @@ TEST(Cli, ValidatePrintsTheDrivenBodiesPeaks) {
       << r.output;
 }
 
+// --contact: penalty needs the scene's stiffness; with it, the run says which model gave the
+// impulses (history.csv's solver_stage)
+TEST(Cli, ContactOverrideSwitchesToPenaltyContact) {
+  const fs::path dir = fresh_dir("contact_override");
+  std::string json = box_scene();
+  const fs::path plain = write_scene(dir, json);
+  Result r = run_nscd("run " + plain.string() + " --contact penalty --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--contact penalty: " + plain.string() + " gives no contact stiffness"), std::string::npos)
+      << r.output;
+  r = run_nscd("run " + plain.string() + " --contact springs --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--contact springs: expected nscd or penalty"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+
+  json.replace(json.find(R"("materials")"), 11, R"("contact": {"stiffness": 1e7, "damping": 1e4}, "materials")");
+  r = run_nscd("run " + write_scene(dir, json).string() + " --contact penalty --quiet --out " +
+               (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string history = read_text(dir / "out" / "history.csv");
+  EXPECT_NE(history.find(",penalty,"), std::string::npos) << history;
+  EXPECT_EQ(history.find(",nlgs,"), std::string::npos) << history;
+}
+
 }  // namespace
