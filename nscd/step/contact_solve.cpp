@@ -1,0 +1,89 @@
+#include "nscd/step/contact_solve.hpp"
+
+#include "nscd/step/contact_problem.hpp"
+
+#include "solvers/error_measure.hpp"
+#include "solvers/solve.hpp"
+
+#include <algorithm>
+
+namespace nscd {
+namespace {
+
+// the inner loop of Algorithm 1 for impulses r: the Rotator of FFR bodies, Newton for TL bodies;
+// returns the largest count of either
+int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWorkspace& ws) {
+  const int rotations = rotate_ffr_bodies(m, s, ws.mesh_points, r, ws.ffr, ws.free);
+  return std::max(rotations, solve_tl_bodies(m, s, ws.mesh_points, r, ws.tl));
+}
+
+// Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on W and q relinearised
+// before each, until the error meets the tolerance after at least min_iterations sweeps; from r,
+// after the inner loop's count `inner`; returns the largest inner count
+int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& options, Eigen::VectorXd r, int inner,
+                  StepWorkspace& ws) {
+  solvers::PreparedNlgs nlgs(ws.contacts.problem, options);  // relinearize() keeps W's pattern
+  while (nlgs.sweeps_left() > 0) {
+    relinearize(m, s, ws);
+    ws.contacts.solution = nlgs.sweep(r);
+    if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
+    r = ws.contacts.solution.r;
+    inner = std::max(inner, solve_inner(m, s, r, ws));
+    if (ws.contacts.solution.status == solvers::SolverStatus::Converged &&
+        ws.contacts.solution.iterations >= options.stopping.min_iterations)
+      break;
+  }
+  return inner;
+}
+
+// Algorithm 1 by full solves, one per outer iteration, until the impulses of the last solve
+// already satisfy the relinearised problem to the tolerance (on eq. (3) of error_measure.hpp,
+// whatever the solver's own measure); from r, after the inner count `inner`
+int solve_coupled_fully(const Model& m, const State& s, Eigen::VectorXd r, int inner, StepWorkspace& ws) {
+  const solvers::Stopping& stopping = m.step.solver.stopping();
+  for (int j = 1; j <= stopping.max_iterations; ++j) {
+    relinearize(m, s, ws);
+    const solvers::FrictionProblem& p = ws.contacts.problem;
+    if (j > 1 && solvers::error_measure(p, r, p.W.apply(r) + p.q) <= stopping.tolerance) break;
+    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, r);
+    ws.contacts.solution.iterations = j;
+    if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
+    r = ws.contacts.solution.r;
+    inner = std::max(inner, solve_inner(m, s, r, ws));
+    ws.contacts.solution.status = ws.contacts.solution.error <= stopping.tolerance ? solvers::SolverStatus::Converged
+                                                             : solvers::SolverStatus::MaxIterations;
+  }
+  return inner;
+}
+
+// stage 5 with FE bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R, each
+// followed by the inner loop (solve_inner); returns the largest inner count. With NLGS an outer
+// iteration is one sweep, as in the paper (also with auto, whose first stage is NLGS); with the
+// other solvers it is a full solve at the current linearisation.
+int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
+  const Eigen::VectorXd& r = ws.r0;
+  int inner = solve_inner(m, s, r, ws);
+  for (const TlStepData& data : ws.tl) inner = std::max(inner, data.iterations);  // and the free solves
+  ws.contacts.solution = solvers::SolverResult{r, r, solvers::SolverStatus::Converged, 0, 0.0};
+  if (ws.contacts.problem.nc() == 0) return inner;
+  if (const std::optional<solvers::NlgsOptions> nlgs = solvers::nlgs_sweeps(m.step.solver))
+    return sweep_coupled(m, s, *nlgs, r, inner, ws);
+  return solve_coupled_fully(m, s, r, inner, ws);
+}
+
+}  // namespace
+
+int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
+  if (m.has_meshes()) return solve_coupled(m, s, ws);
+  if (m.step.solver.type != solvers::SolverType::Auto ||
+      !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
+    ws.contacts.body_form = {};
+    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0);
+  } else {
+    build_body_form(m, ws);
+    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0, &ws.contacts.body_form);
+  }
+  return 0;
+}
+
+}  // namespace nscd

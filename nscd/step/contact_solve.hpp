@@ -1,0 +1,26 @@
+#pragma once
+/// @file
+/// Stage 5 of a step (stepper.hpp): the solution r of the step's problem (W, q, μ), built by
+/// stages 3–4 (contact_problem.hpp), into ws.contacts.solution.
+///
+/// On a rigid scene, one solve by the scene's solver (solvers/solve.hpp), given the body form
+/// (M, H) when `auto` can use its Newton stage. With finite-element bodies, Algorithm 1 of
+/// [Lozovskiy & Dubois 2016]: outer iterations on r, each followed by the inner loop (the Rotator
+/// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. With
+/// NLGS (and `auto`, whose first stage is NLGS) an outer iteration is one sweep, as in the paper;
+/// with the other solvers, a full solve at the current linearisation, until the impulses of the
+/// last solve satisfy the relinearised problem to the tolerance.
+///
+/// Reference: [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58, §3.3, Algorithm 1.
+
+#include "nscd/step/model.hpp"
+#include "nscd/step/state.hpp"
+#include "nscd/step/step_workspace.hpp"
+
+namespace nscd {
+
+/// Solves the problem of ws.contacts from the warm start ws.r0; returns the largest inner-loop
+/// count of Algorithm 1 (0 on a rigid scene).
+int solve_contacts(const Model& m, const State& s, StepWorkspace& ws);
+
+}  // namespace nscd
