@@ -1,11 +1,11 @@
 #include "nscd/app/collapse_analysis.hpp"
 
 #include "nscd/core/error.hpp"
+#include "nscd/step/joints.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <utility>
 
 namespace nscd::app {
@@ -13,26 +13,29 @@ namespace {
 
 bool is_movable(const BodyModel& b) { return b.kind != BodyKind::Fixed && b.kind != BodyKind::Driven; }
 
-// a contact point of a joint at t = 0: its point in each body's frame and its normal in a's frame
-struct JointPoint {
-  int a = 0, b = 0;
-  Vec3 p_A = Vec3::Zero(), p_B = Vec3::Zero(), n_A = Vec3::Zero();
+// a joint at t = 0 (joints.hpp): its contact points in each body's frame and its normal in a's frame
+struct JointAtStart {
+  JointMotion joint;                        // bodies, area and centroid; the motion still zero
+  std::vector<std::pair<Vec3, Vec3>> points;  // (p_A, p_B)
+  Vec3 n_A = Vec3::Zero();
 };
 
-// the contacts of the trial's first step (detected at s0) between rigid, fixed or driven bodies,
-// touching within `tolerance`
-std::vector<JointPoint> joint_points(const Model& m, const State& s0, const ActiveContacts& contacts,
-                                     double tolerance) {
-  const auto rigid_like = [&](int b) { return !finite_element_body(m, b); };
-  std::vector<JointPoint> points;
-  for (const ActiveContact& c : contacts) {
-    const contact::ContactPoint& p = c.point;
-    if (!rigid_like(p.a) || !rigid_like(p.b) || p.gap > tolerance) continue;
-    const Mat3 R_a = s0.q[p.a].toRotationMatrix(), R_b = s0.q[p.b].toRotationMatrix();
-    points.push_back({p.a, p.b, R_a.transpose() * (p.p_W - s0.x[p.a]), R_b.transpose() * (p.p_W - s0.x[p.b]),
-                      R_a.transpose() * p.R_WC.col(0)});
+// the joints of the trial's first step (contacts detected at s0) between rigid, fixed or driven
+// bodies, with their contacts touching within `tolerance`
+std::vector<JointAtStart> joints_at_start(const Model& m, const State& s0, const ActiveContacts& contacts,
+                                          double tolerance) {
+  std::vector<JointAtStart> joints;
+  for (const Joint& j : find_joints(contacts)) {
+    if (finite_element_body(m, j.a) || finite_element_body(m, j.b)) continue;
+    const Quat to_a = s0.q[j.a].conjugate(), to_b = s0.q[j.b].conjugate();
+    JointAtStart start{{j.a, j.b, j.area, j.centroid, 0, 0, 0, ""}, {}, to_a * j.normal};
+    for (int i : j.contacts) {
+      const contact::ContactPoint& p = contacts[i].point;
+      if (p.gap <= tolerance) start.points.emplace_back(to_a * (p.p_W - s0.x[j.a]), to_b * (p.p_W - s0.x[j.b]));
+    }
+    if (!start.points.empty()) joints.push_back(std::move(start));
   }
-  return points;
+  return joints;
 }
 
 std::string joint_mode(const JointMotion& j, double threshold) {
@@ -43,22 +46,21 @@ std::string joint_mode(const JointMotion& j, double threshold) {
   return slide ? "slide" : "";
 }
 
-// the joints whose points opened or slipped more than `threshold` between s0 and s, by (a, b)
-std::vector<JointMotion> joint_motions(const std::vector<JointPoint>& points, const State& s, double threshold) {
-  std::map<std::pair<int, int>, JointMotion> joints;
-  for (const JointPoint& p : points) {
-    const Vec3 separation = (s.x[p.b] + s.q[p.b] * p.p_B) - (s.x[p.a] + s.q[p.a] * p.p_A);
-    const Vec3 n = s.q[p.a] * p.n_A;
-    const double opening = separation.dot(n), slip = (separation - opening * n).norm();
-    auto [it, inserted] = joints.try_emplace({p.a, p.b});
-    JointMotion& j = it->second;
-    if (inserted) j = {p.a, p.b, opening, opening, slip, ""};
-    j.max_opening = std::max(j.max_opening, opening);
-    j.min_opening = std::min(j.min_opening, opening);
-    j.max_slip = std::max(j.max_slip, slip);
-  }
+// the joints whose points opened or slipped more than `threshold` between s0 and s
+std::vector<JointMotion> joint_motions(const std::vector<JointAtStart>& joints, const State& s, double threshold) {
   std::vector<JointMotion> moved;
-  for (auto& [pair, j] : joints) {
+  for (const JointAtStart& start : joints) {
+    JointMotion j = start.joint;
+    const Vec3 n = s.q[j.a] * start.n_A;
+    j.min_opening = std::numeric_limits<double>::infinity();
+    j.max_opening = -j.min_opening;
+    for (const auto& [p_A, p_B] : start.points) {
+      const Vec3 separation = (s.x[j.b] + s.q[j.b] * p_B) - (s.x[j.a] + s.q[j.a] * p_A);
+      const double opening = separation.dot(n);
+      j.max_opening = std::max(j.max_opening, opening);
+      j.min_opening = std::min(j.min_opening, opening);
+      j.max_slip = std::max(j.max_slip, (separation - opening * n).norm());
+    }
     j.mode = joint_mode(j, threshold);
     if (!j.mode.empty()) moved.push_back(j);
   }
@@ -120,7 +122,7 @@ TrialResult run_trial(const Model& m, const State& s0, double multiplier, const 
   const double threshold = kMechanismFraction * c.displacement;
   State s = s0;
   StepWorkspace ws;
-  std::vector<JointPoint> points;
+  std::vector<JointAtStart> joints;
   while (s.step < m.n_steps) {
     const StepStartVelocities start = step_start_velocities(s);
     const StepReport report = step(m, s, ws);
@@ -129,8 +131,9 @@ TrialResult run_trial(const Model& m, const State& s0, double multiplier, const 
       result.message = report.message;
       break;
     }
+    if (report.solver_status != solvers::SolverStatus::Converged) ++result.unconverged_steps;
     if (observe) observe(start, s, ws, report);
-    if (s.step == 1) points = joint_points(m, s0, ws.contacts.active, threshold);
+    if (s.step == 1) joints = joints_at_start(m, s0, ws.contacts.active, threshold);
     const std::vector<double> u = body_displacements(m, s0, s);
     const double largest = *std::max_element(u.begin(), u.end());
     if (!result.collapsed) {
@@ -138,7 +141,7 @@ TrialResult run_trial(const Model& m, const State& s0, double multiplier, const 
       result.body = static_cast<int>(std::max_element(u.begin(), u.end()) - u.begin());
       result.time = s.t;
       result.collapsed = largest > c.displacement;
-      if (result.collapsed) result.joints = joint_motions(points, s, threshold);
+      if (result.collapsed) result.joints = joint_motions(joints, s, threshold);
     }
     if (largest > stop_factor * c.displacement) break;
   }

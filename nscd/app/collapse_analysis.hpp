@@ -28,9 +28,9 @@
 /// until one collapses, then bisection of [λ_lo, λ_hi] until λ_hi − λ_lo ≤ P λ_hi; the result
 /// is the midpoint.
 ///
-/// The mechanism of a collapsing trial: the bodies that moved more than δ/20 and the joints (pairs
-/// of bodies in contact at t = 0) whose contact points, carried by each body's motion, separated
-/// or slipped: a point's opening is the relative displacement along the initial contact normal
+/// The mechanism of a collapsing trial: the bodies that moved more than δ/20 and the joints
+/// (joints.hpp: the interfaces between two bodies in contact at t = 0, rigid, fixed or driven)
+/// whose contact points, carried by each body's motion, separated or slipped: a point's opening is the relative displacement along the initial contact normal
 /// (positive apart), its slip the tangential part. A joint is "open" when every point opened more
 /// than δ/20, a "hinge" when some did, and it "slides" when a point slipped more than δ/20.
 ///
@@ -73,6 +73,8 @@ io::Scene collapse_scene(const io::Scene& scene, const Vec3& direction, double m
 /// contact points [m], and the mode ("open", "hinge", "slide", "hinge and slide"; empty: closed).
 struct JointMotion {
   int a = 0, b = 0;  // bodies, a < b
+  double area = 0;                // of its contact polygon at t = 0 [m²] (joints.hpp eq. 1)
+  Vec3 centroid = Vec3::Zero();   // of that polygon, world [m]
   double max_opening = 0, min_opening = 0, max_slip = 0;
   std::string mode;
 };
@@ -84,6 +86,7 @@ struct TrialResult {
   std::vector<double> displacement;  // u_b of eq. (2) at that time, per body (0 for fixed, driven)
   int body = -1;                // the body that moved most
   std::vector<JointMotion> joints;   // the joints that moved (collapsed trials), by (a, b)
+  long unconverged_steps = 0;   // steps whose contact solver stopped above solver.tolerance
   StepStatus status = StepStatus::Ok;
   std::string message;          // a failed step's report
 };

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -117,7 +118,24 @@ nlohmann::json trial_json(const TrialResult& r, const Model& m) {
           {"outcome", r.collapsed ? "collapses" : "stands"},
           {"time", r.time},
           {"largest_displacement", r.displacement[r.body]},
-          {"body", m.bodies[r.body].name}};
+          {"body", m.bodies[r.body].name},
+          {"unconverged_steps", r.unconverged_steps}};
+}
+
+// a contact solver stopping short lets a standing structure creep, which the criterion cannot
+// tell from a collapse
+void warn_unconverged(const CollapseSearch& search, const CollapseCriterion& c) {
+  long steps = 0;
+  double creep = 0;
+  for (const TrialResult& r : search.trials) {
+    steps += r.unconverged_steps;
+    if (!r.collapsed) creep = std::max(creep, r.displacement[r.body]);
+  }
+  if (steps == 0) return;
+  logger().warn("the contact solver stopped above solver.tolerance in {} steps of the trials; a structure that "
+                "stands may creep and be taken for a collapse (the standing trials moved up to {:.3g} m, against "
+                "δ = {:.3g} m): if they come close, tighten solver.tolerance and solver.max_iterations",
+                steps, creep, c.displacement);
 }
 
 // the bodies and joints that moved in the collapsing trial `r`
@@ -128,6 +146,8 @@ nlohmann::json mechanism_json(const TrialResult& r, const Model& m, const Collap
   for (const JointMotion& j : r.joints)
     joints.push_back({{"bodies", {m.bodies[j.a].name, m.bodies[j.b].name}},
                       {"mode", j.mode},
+                      {"centroid", {j.centroid.x(), j.centroid.y(), j.centroid.z()}},
+                      {"area", j.area},
                       {"max_opening", j.max_opening},
                       {"min_opening", j.min_opening},
                       {"max_slip", j.max_slip}});
@@ -201,6 +221,7 @@ int collapse_command(const CollapseOptions& o) {
   try {
     const CollapseSearch search = bracket_collapse(
         [&](double multiplier) { return trial(scene, d, multiplier, c); }, {o.precision, 0.25, o.max_multiplier});
+    warn_unconverged(search, c);
     if (search.hi) write_frames(o, scene, d, *search.hi, c, dir);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
