@@ -69,9 +69,10 @@ std::vector<JointMotion> joint_motions(const std::vector<JointAtStart>& joints, 
 
 }  // namespace
 
-CollapseCriterion default_criterion(const Model& m) {
+CollapseCriterion default_criterion(const Model& m, const std::string& file) {
   const double g = m.step.gravity.norm();
-  NSCD_THROW_UNLESS(g > 0, "{}: gravity is zero; the collapse multiplier is in units of |g|", m.name);
+  NSCD_THROW_UNLESS(g > 0, "{}: gravity: expected a non-zero gravity for a collapse analysis (its multiplier is in "
+                    "units of |g|)", file);
   double smallest = std::numeric_limits<double>::infinity();
   Vec3 lo = Vec3::Constant(smallest), hi = -lo;
   for (const BodyModel& b : m.bodies) {
@@ -80,7 +81,8 @@ CollapseCriterion default_criterion(const Model& m) {
     lo = lo.cwiseMin(b.x0 - Vec3::Constant(b.bounding_radius));
     hi = hi.cwiseMax(b.x0 + Vec3::Constant(b.bounding_radius));
   }
-  NSCD_THROW_UNLESS(std::isfinite(smallest), "{}: no rigid or finite-element body to load", m.name);
+  NSCD_THROW_UNLESS(std::isfinite(smallest), "{}: bodies: expected a rigid or finite-element body to load, found "
+                    "only fixed and driven ones", file);
   CollapseCriterion c;
   c.structure_size = (hi - lo).norm();
   const double t0 = std::sqrt(c.structure_size / g);

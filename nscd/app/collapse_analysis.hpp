@@ -60,9 +60,9 @@ struct CollapseCriterion {
   double structure_size = 0;  // L [m], informative
 };
 
-/// Eq. (3) for the movable bodies of `m`.
-/// @throws nscd::InputError when `m` has no rigid or finite-element body, or no gravity.
-CollapseCriterion default_criterion(const Model& m);
+/// Eq. (3) for the movable bodies of `m`, built from the scene file `file`.
+/// @throws nscd::InputError naming `file` when `m` has no rigid or finite-element body, or no gravity.
+CollapseCriterion default_criterion(const Model& m, const std::string& file);
 
 /// `scene` with the load (1) at multiplier λ, ramped over c.ramp_time, appended to its loads and
 /// its duration set to T_r + T_h. `direction` need not be normalised (not zero).

@@ -68,7 +68,7 @@ void check_options(const CollapseOptions& o) {
 }
 
 CollapseCriterion criterion(const CollapseOptions& o, const Model& m) {
-  CollapseCriterion c = default_criterion(m);
+  CollapseCriterion c = default_criterion(m, o.scene.string());
   c.displacement = o.displacement.value_or(c.displacement);
   c.ramp_time = o.ramp_time.value_or(c.ramp_time);
   c.hold_time = o.hold_time.value_or(c.hold_time);
@@ -102,12 +102,15 @@ void write_frames(const CollapseOptions& o, const io::Scene& scene, const Vec3& 
   State last = s0;
   StepReport last_report;
   StepTimings timings;
+  auto step_start = std::chrono::steady_clock::now();  // the step's wall time runs from the last file written
   const auto observe = [&](const StepStartVelocities& start, const State& s, const StepWorkspace& ws,
                            const StepReport& report) {
-    files.after_step(start, s, ws.contacts, report, 0.0, diagnostics);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
+    files.after_step(start, s, ws.contacts, report, wall, diagnostics);
     last = s;
     last_report = report;
     timings = ws.timings;
+    step_start = std::chrono::steady_clock::now();
   };
   run_trial(m, s0, multiplier, c, observe, kFramesStopFactor);
   files.finish(last, last_report, diagnostics, timings, wall_start);
@@ -213,6 +216,9 @@ int collapse_command(const CollapseOptions& o) {
   const Model m = io::build_model(scene);
   check_initial_overlaps(m, io::initial_state(m, scene), scene.file.string());
   const CollapseCriterion c = criterion(o, m);
+  NSCD_THROW_UNLESS(c.ramp_time + c.hold_time >= m.step.h,
+                    "--ramp-time {} s and --hold-time {} s: expected a trial of at least one time step ({} s)",
+                    c.ramp_time, c.hold_time, m.step.h);
   const std::filesystem::path dir = o.out.value_or(std::filesystem::path("out") / (m.name + "_collapse"));
   prepare_output_directory(dir, o.overwrite);
   logger().info("{}: collapse along ({:.3g}, {:.3g}, {:.3g}); a body moving more than {:.3g} m collapses it; load "

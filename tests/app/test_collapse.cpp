@@ -178,7 +178,7 @@ TEST(ArchLimitAnalysis, FindsHeymansMinimumThickness) {
 // one trial at λ = 0 of the arch of thickness t (collapse_analysis.hpp), from the library
 TrialResult self_weight_trial(double thickness) {
   const nscd::io::Scene scene = nscd::io::read_scene_text(arch_scene(20, thickness), "arch.json");
-  const nscd::app::CollapseCriterion c = nscd::app::default_criterion(nscd::io::build_model(scene));
+  const nscd::app::CollapseCriterion c = nscd::app::default_criterion(nscd::io::build_model(scene), "arch.json");
   const nscd::io::Scene loaded = nscd::app::collapse_scene(scene, nscd::Vec3::UnitX(), 0.0, c);
   const nscd::Model m = nscd::io::build_model(loaded);
   return nscd::app::run_trial(m, nscd::io::initial_state(m, loaded), 0.0, c);
@@ -246,6 +246,21 @@ TEST(Collapse, BadInputExitsWithCode2AndWritesNothing) {
     EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
     EXPECT_NE(r.output.find(c.message), std::string::npos) << c.arguments << "\n" << r.output;
     EXPECT_FALSE(fs::exists(dir / "out")) << c.arguments;
+  }
+}
+
+TEST(Collapse, RefusesASceneWithoutGravityOrWithoutAMovableBody) {
+  const fs::path dir = fresh_dir("collapse_scene_errors");
+  std::string weightless = block_scene(0.3), immovable = block_scene(0.3);
+  weightless.replace(weightless.find("\"time\""), 0, "\"gravity\": [0, 0, 0], ");
+  immovable.replace(immovable.find("\"rigid\""), 7, "\"fixed\"");
+  for (const auto& [scene, message] : {std::pair{weightless, "scene.json: gravity: expected a non-zero gravity"},
+                                       std::pair{immovable, "scene.json: bodies: expected a rigid or finite-element"}}) {
+    const Result r = run_nscd("collapse " + write_scene(dir, scene).string() + " --direction 1,0,0 --out " +
+                              (dir / "out").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out"));
   }
 }
 
