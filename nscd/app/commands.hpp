@@ -34,6 +34,27 @@ int run_command(const RunOptions& options);
 
 int validate_command(const std::filesystem::path& scene);
 
+struct CollapseOptions {
+  std::filesystem::path scene;
+  std::string direction;                     // "X,Y,Z", not normalised
+  std::optional<std::filesystem::path> out;  // default out/<scene name>_collapse
+  bool overwrite = false;                    // delete an earlier run's output in `out` first
+  int threads = 1;                           // worker threads, for run.json
+  double precision = 0.005;                  // P: bisection until λ_hi − λ_lo ≤ P λ_hi
+  double max_multiplier = 10;                // the largest λ tried
+  std::optional<double> displacement;        // δ [m] (collapse_analysis.hpp eq. 3 by default)
+  std::optional<double> ramp_time;           // T_r [s]
+  std::optional<double> hold_time;           // T_h [s]
+  bool quiet = false;
+};
+
+/// Finds the multiplier λ at which the scene's structure collapses under the body acceleration
+/// λ |g| d̂ (collapse_analysis.hpp), writes OUT/collapse.json and the frames of the collapsing
+/// trial, and prints `collapse multiplier <λ>` as its last line. Exit code 1 when the structure
+/// does not stand under its own weight or stands up to the largest multiplier (not invalid
+/// input: the answer is that there is no collapse multiplier to give).
+int collapse_command(const CollapseOptions& options);
+
 struct SolveOptions {
   std::filesystem::path problem;                  // FCLIB file, local or global
   std::string solver = "auto";                    // a name of solvers::solver_variants()

@@ -41,11 +41,14 @@ struct Commands {
   nscd::app::SolveOptions solve;
   std::string solution_file;
   nscd::app::CompareOptions compare;
+  nscd::app::CollapseOptions collapse;
+  std::string collapse_out;
   int threads = 0;
   CLI::App* run_cmd = nullptr;
   CLI::App* validate_cmd = nullptr;
   CLI::App* solve_cmd = nullptr;
   CLI::App* compare_cmd = nullptr;
+  CLI::App* collapse_cmd = nullptr;
 };
 
 void add_run_command(CLI::App& app, Commands& c) {
@@ -99,6 +102,26 @@ void add_compare_command(CLI::App& app, Commands& c) {
   cmd->add_option("--out", compare.out, "directory for compare.csv and compare.png (default: the current one)");
 }
 
+void add_collapse_command(CLI::App& app, Commands& c) {
+  nscd::app::CollapseOptions& collapse = c.collapse;
+  CLI::App* cmd = c.collapse_cmd = app.add_subcommand(
+      "collapse", "find the load multiplier at which a structure collapses under a body acceleration");
+  cmd->add_option("scene", collapse.scene, "scene file (JSON)")->required();
+  cmd->add_option("--direction", collapse.direction, "direction X,Y,Z of the body acceleration λ|g|")->required();
+  cmd->add_option("--out", c.collapse_out, "output directory (default out/<scene name>_collapse)");
+  cmd->add_flag("--overwrite", collapse.overwrite, "replace the output of an earlier run in the output directory");
+  cmd->add_option("--precision", collapse.precision, "bisect until (λ_hi - λ_lo) <= P λ_hi")->default_val(0.005);
+  cmd->add_option("--max-multiplier", collapse.max_multiplier, "the largest multiplier tried")->default_val(10);
+  cmd->add_option_function<double>("--displacement", [&](double v) { collapse.displacement = v; },
+                                   "collapse criterion: a body moving more than this [m] (default 1 % of the "
+                                   "smallest body's size)");
+  cmd->add_option_function<double>("--ramp-time", [&](double v) { collapse.ramp_time = v; },
+                                   "time over which the load rises to λ [s] (default 4 sqrt(L/|g|))");
+  cmd->add_option_function<double>("--hold-time", [&](double v) { collapse.hold_time = v; },
+                                   "time the load is then held [s] (default 8 sqrt(L/|g|))");
+  cmd->add_flag("--quiet", collapse.quiet, "print only errors and the result");
+}
+
 // the command line parsed into the options bound to `app`; an exit code if the command ends there
 // (help, version, an unknown command or a parse error)
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
@@ -108,7 +131,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* cmd) { return cmd->get_name() == word; });
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve, compare; see nscd --help)\n",
+    std::fprintf(stderr, "nscd: error: unknown command \"%s\" (this version provides: run, validate, solve, compare, collapse; see nscd --help)\n",
                  argv[1]);
     return kExitInvalidInput;
   }
@@ -146,6 +169,11 @@ int run_parsed(Commands& c, const std::shared_ptr<nscd::StatusLineSink>& termina
       return nscd::app::solve_command(c.solve);
     }
     if (*c.compare_cmd) return nscd::app::compare_command(c.compare);
+    if (*c.collapse_cmd) {
+      if (!c.collapse_out.empty()) c.collapse.out = c.collapse_out;
+      c.collapse.threads = workers;
+      return nscd::app::collapse_command(c.collapse);
+    }
     return nscd::app::validate_command(c.validate_scene);
   } catch (const nscd::InputError& e) {
     std::fprintf(stderr, "nscd: error: %s\n", e.what());
@@ -167,10 +195,11 @@ int main(int argc, char** argv) {
   add_validate_command(app, c);
   add_solve_command(app, c);
   add_compare_command(app, c);
+  add_collapse_command(app, c);
   // --threads on every command: TBB's thread limit for the whole command
-  for (CLI::App* command : {c.run_cmd, c.validate_cmd, c.solve_cmd, c.compare_cmd})
+  for (CLI::App* command : {c.run_cmd, c.validate_cmd, c.solve_cmd, c.compare_cmd, c.collapse_cmd})
     command->add_option("--threads", c.threads, "worker threads, 0 for all cores")->default_val(0);
   if (const std::optional<int> exit_code = parse(app, argc, argv)) return *exit_code;
-  const std::shared_ptr<nscd::StatusLineSink> terminal = install_logger(c.run.quiet);
+  const std::shared_ptr<nscd::StatusLineSink> terminal = install_logger(c.run.quiet || c.collapse.quiet);
   return run_parsed(c, terminal);
 }
