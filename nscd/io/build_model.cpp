@@ -165,7 +165,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   m.laws.assign(nm * nm, ContactLaw{});
   for (const Interaction& interaction : scene.interactions) {
     if (interaction.material_a == "default") continue;
-    const ContactLaw law{interaction.friction, interaction.restitution, true};
+    const ContactLaw law{interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
     const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
     m.laws[ia * nm + ib] = law;
     m.laws[ib * nm + ia] = law;
@@ -174,7 +174,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   for (const Interaction& interaction : scene.interactions)
     if (interaction.material_a == "default")
       for (ContactLaw& entry : m.laws)
-        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true};
+        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
   return material_index;
 }
 
