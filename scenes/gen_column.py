@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A granular column collapsing on a plane: spheres (radius 0.05 m +/- 10 %, fixed seed) stacked
-in vertical files on a square grid, n x n files of `layers` spheres each, 0.12 m apart
+in vertical files on a square grid, n x n files of `layers` spheres each, 0.15 m apart
 horizontally and 0.115 m vertically (no two spheres touch) with a horizontal jitter of
-+/- 0.004 m, released from rest: the files settle, topple and and the column spreads on a fixed plane (top at z = 0). mu = 0.5, e = 0, and
-rolling resistance mu_r (interaction key "rolling_resistance", docs/method.md): with it the
-runout stops growing, without it the grains that leave the heap roll on.
++/- 0.012 m, released from rest above a fixed plane (top at z = 0): the files land, topple and
+the column spreads. mu = 0.5, e = 0, and rolling resistance mu_r (interaction key
+"rolling_resistance", docs/method.md): with it the runout stops growing (1.04 m after about
+1.5 s for the default column), without it the grains that leave the heap roll on. The run takes
+about a minute on one core.
 
   python3 gen_column.py                     writes granular_column.json (4 x 4 x 10 = 160 spheres)
   python3 gen_column.py --rolling 0 --out /tmp/column_free.json

@@ -83,7 +83,7 @@ TEST(RollingResistance, WithoutItTheSphereRollsOn) {
 
 // a granular column as scenes/gen_column.py writes it: side × side files of `layers` spheres
 // (radius 0.05 m ± 10 %), 0.15 m apart with a horizontal jitter of ± 0.012 m, 0.115 m apart
-// vertically, released from rest over a fixed plane (top at z = 0); μ = 0.5, e = 0, NLGS to
+// vertically, released from rest over a fixed 10 m × 10 m plane (top at z = 0); μ = 0.5, e = 0, NLGS to
 // 1e-4 within 300 sweeps
 io::Scene granular_column(int side, int layers, double mu_r, double duration) {
   io::Scene scene = test::make_scene(1e-3, duration, 2500.0, 0.5, 0.0);
@@ -91,7 +91,7 @@ io::Scene granular_column(int side, int layers, double mu_r, double duration) {
   scene.solver.type = solvers::SolverType::Nlgs;
   scene.solver.tolerance = 1e-4;
   scene.solver.max_iterations = 300;
-  test::add_box(scene, "plane", BodyKind::Fixed, Vec3(4, 4, 0.1), Vec3(0, 0, -0.05));
+  test::add_box(scene, "plane", BodyKind::Fixed, Vec3(10, 10, 0.1), Vec3(0, 0, -0.05));
   std::mt19937 random(3);  // its raw sequence is the same on every platform
   const auto uniform = [&random](double lo, double hi) { return lo + (hi - lo) * (random() / 4294967295.0); };
   const double first = -(side - 1) * 0.15 / 2;
