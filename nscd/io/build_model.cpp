@@ -166,7 +166,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   m.laws.assign(nm * nm, ContactLaw{});
   for (const Interaction& interaction : scene.interactions) {
     if (interaction.material_a == "default") continue;
-    const ContactLaw law{interaction.friction, interaction.restitution, true};
+    const ContactLaw law{interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
     const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
     m.laws[ia * nm + ib] = law;
     m.laws[ib * nm + ia] = law;
@@ -175,7 +175,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   for (const Interaction& interaction : scene.interactions)
     if (interaction.material_a == "default")
       for (ContactLaw& entry : m.laws)
-        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true};
+        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
   return material_index;
 }
 
@@ -301,7 +301,11 @@ std::optional<PenaltyLaw> penalty_law(const Scene& scene, const Model& m) {
   const std::string where = fmt::format("{}: contact", scene.file.string());
   NSCD_THROW_UNLESS(c.stiffness, "{}: the penalty model needs \"stiffness\" [N/m]", where);
   double max_friction = 0;
-  for (const ContactLaw& law : m.laws) max_friction = std::max(max_friction, law.friction);
+  for (const ContactLaw& law : m.laws) {
+    max_friction = std::max(max_friction, law.friction);
+    NSCD_THROW_UNLESS(law.rolling_resistance == 0, "{}: rolling resistance is a law of the nscd contact model, not "
+                      "of penalty contact; remove \"rolling_resistance\" from the interactions", where);
+  }
   const PenaltyLaw law{*c.stiffness, c.damping,
                        c.regularisation_velocity.value_or(scene.time.step * max_friction * scene.gravity.norm())};
   NSCD_THROW_UNLESS(law.regularisation_velocity > 0,

@@ -64,6 +64,7 @@ struct Interaction {
   std::string material_a, material_b;  // both "default" for the default interaction
   double friction = 0.0;               // μ ≥ 0
   double restitution = 0.0;            // Newton e ∈ [0, 1]
+  double rolling_resistance = 0.0;     // μ_r ≥ 0 (nscd/step/rolling_resistance.hpp)
 };
 
 struct BoxShape { Vec3 size; };

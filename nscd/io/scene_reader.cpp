@@ -135,7 +135,7 @@ std::map<std::string, Material> read_materials(const Value& v) {
 
 // {"materials": ["a", "b"], ...} or {"materials": "default", ...}
 Interaction read_interaction(const Value& v, const std::map<std::string, Material>& materials) {
-  v.expect_keys({"materials", "friction", "restitution"});
+  v.expect_keys({"materials", "friction", "restitution", "rolling_resistance"});
   Interaction in;
   const Value pair = v.at("materials");
   constexpr std::string_view kExpected = "a pair of material names [\"a\", \"b\"] or \"default\"";
@@ -155,6 +155,7 @@ Interaction read_interaction(const Value& v, const std::map<std::string, Materia
   }
   in.friction = v.at("friction").non_negative();
   if (const auto x = v.find("restitution")) in.restitution = x->number_in(0.0, 1.0);
+  if (const auto x = v.find("rolling_resistance")) in.rolling_resistance = x->non_negative();
   return in;
 }
 
@@ -240,6 +241,18 @@ void check_interactions(const Value& root, const Scene& scene) {
   }
 }
 
+// rolling resistance acts on rigid scenes only (nscd/step/rolling_resistance.hpp): a nonzero
+// coefficient with a finite-element body in the scene fails at the coefficient
+void check_rolling_resistance(const Value& root, const Scene& scene) {
+  const auto meshed = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const Body& b) { return has_mesh(b.model); });
+  if (meshed == scene.bodies.end()) return;
+  for (std::size_t i = 0; i < scene.interactions.size(); ++i)
+    if (scene.interactions[i].rolling_resistance > 0)
+      root.at("interactions").items()[i].at("rolling_resistance").fail(fmt::format(
+          "rolling resistance needs a scene of rigid, fixed and driven bodies, but body \"{}\" has the finite-element "
+          "model \"{}\"; set it to 0 or make that body rigid", meshed->name, to_string(meshed->model)));
+}
+
 // the scene of a parsed document; its file name gives the default name and the folder of meshes
 Scene read_scene_document(const detail::Document& doc) {
   const fs::path& file = doc.file();
@@ -294,6 +307,7 @@ Scene read_scene_document(const detail::Document& doc) {
   }
 
   check_interactions(root, scene);
+  check_rolling_resistance(root, scene);
   return scene;
 }
 

@@ -59,12 +59,20 @@ class ActiveContacts {
   std::vector<ContactJacobian> m_jacobians;
 };
 
+/// A rolling-resistance impulse (rolling_resistance.hpp): the torque impulse m [N·m·s], world,
+/// in the tangent plane of active contact `contact`, on its body b (−m on body a).
+struct RollingImpulse {
+  int contact = 0;
+  Vec3 m_W = Vec3::Zero();
+};
+
 /// The contact problem of a step and its solution.
 struct StepContacts {
   ActiveContacts active;
   solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts
   solvers::BodyCoupling body_form;    // M and H of rigid scenes when the solver can use them, else empty
   solvers::SolverResult solution;     // r, u, and how the solver got there
+  std::vector<RollingImpulse> rolling;  // at the contacts with rolling resistance, in contact order
 
   /// Whether body_form is the problem's (solvers/body_coupling.hpp eq. (1)).
   bool has_body_form() const { return problem.nc() > 0 && body_form.nc() == problem.nc(); }

@@ -2,6 +2,7 @@
 
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/penalty_contact.hpp"
+#include "nscd/step/rolling_resistance.hpp"
 
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
@@ -80,14 +81,18 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
     return 0;
   }
   if (m.has_meshes()) return solve_coupled(m, s, ws);
-  if (m.step.solver.type != solvers::SolverType::Auto ||
-      !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
-    ws.contacts.body_form = {};
-    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0);
-  } else {
+  const bool body_form = m.step.solver.type == solvers::SolverType::Auto &&
+                         solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()));
+  if (body_form) {
     build_body_form(m, ws);
-    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0, &ws.contacts.body_form);
+  } else {
+    ws.contacts.body_form = {};
   }
+  const auto solve = [&](const Eigen::VectorXd& r0) {
+    return solvers::solve(ws.contacts.problem, m.step.solver, r0, body_form ? &ws.contacts.body_form : nullptr);
+  };
+  ws.contacts.solution = solve(ws.r0);
+  resist_rolling(m, ws, solve);
   return 0;
 }
 

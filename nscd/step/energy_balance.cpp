@@ -38,6 +38,22 @@ void add_contact_work(EnergyBalance& e, const Model& m, const StepStartVelocitie
   }
 }
 
+// eqs. (2)–(3) for the rolling torque impulses m (rolling_resistance.hpp, on body b, −m on body a):
+// friction dissipates −m · (ω_b − ω_a)_mid, and a driven side does the work σ m · ω_mid (σ = −1 on a)
+void add_rolling_work(EnergyBalance& e, const Model& m, const StepStartVelocities& start, const State& s,
+                      const StepContacts& contacts) {
+  for (const RollingImpulse& rolling : contacts.rolling) {
+    const contact::ContactPoint& c = contacts.active[rolling.contact].point;
+    const int bodies[2] = {c.a, c.b};
+    for (int side = 0; side < 2; ++side) {
+      const int k = bodies[side];
+      const double work = (side == 0 ? -1.0 : 1.0) * rolling.m_W.dot(0.5 * (start.w[k] + s.w[k]));
+      e.friction -= work;
+      if (m.bodies[k].kind == BodyKind::Driven) e.driven_work -= work;
+    }
+  }
+}
+
 // eq. (4) for body b
 double damping_dissipation(const Model& m, const StepStartVelocities& start, const State& s, int b) {
   const BodyModel& body = m.bodies[b];
@@ -77,6 +93,7 @@ StepStartVelocities step_start_velocities(const State& s) { return {s.v, s.w, s.
 void add_step(EnergyBalance& e, const Model& m, const StepStartVelocities& start, const State& s,
               const StepContacts& contacts) {
   add_contact_work(e, m, start, s, contacts);
+  add_rolling_work(e, m, start, s, contacts);
   // eq. (5): the gravitational energy's change less gravity's work h m g·(v⁻ + v⁺)/2
   const double gravitational = gravitational_energy(m, s);
   double gravity_work = 0;

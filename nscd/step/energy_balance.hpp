@@ -11,8 +11,12 @@
 /// the rigid body, with h (v⁻ + v⁺)/2 = x⁺ − x⁻). Its normal part is the
 /// energy the impacts dissipate, its tangential part the energy friction dissipates:
 ///   D_impacts  = −Σ r_n (u_n⁻ + u_n⁺)/2,   D_friction = −Σ r_t · (u_t⁻ + u_t⁺)/2.        (2)
+/// The rolling torque impulses m of rolling_resistance.hpp (on body b, −m on body a) work alike
+/// on the angular velocities, and D_friction, sliding and rolling friction, also has
+///   −Σ m · ((ω_b⁻ + ω_b⁺) − (ω_a⁻ + ω_a⁺))/2,                                            (2')
+/// exact for a sphere, whose world inertia does not turn (the other side: as rotations below).
 /// A driven side k of a contact (velocity prescribed, no mass) does the work
-///   W_driven = −Σ r · G_k (V_k⁻ + V_k⁺)/2,                                            (3)
+///   W_driven = −Σ r · G_k (V_k⁻ + V_k⁺)/2   (and −Σ σ_k m · (ω_k⁻ + ω_k⁺)/2, σ_a = −1, σ_b = 1), (3)
 /// G_k its block of the contact Jacobian (contact_jacobian.hpp eq. (2)), so that the bodies
 /// with mass receive r·u − Σ_k r·G_k V_k. Rayleigh damping C = α M + β K dissipates
 ///   D_damping = h λ_mid · C λ_mid,  λ_mid = (λ⁻ + λ⁺)/2                                (4)

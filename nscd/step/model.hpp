@@ -45,6 +45,7 @@ struct ContactLaw {
   double friction = 0.0;     // μ
   double restitution = 0.0;  // Newton e
   bool defined = false;      // false: no interaction was given for this pair
+  double rolling_resistance = 0.0;  // μ_r, at contacts with a sphere side (rolling_resistance.hpp)
 };
 
 /// A polygon mesh used only for display (a sphere's tessellation; a polyhedron's faces).

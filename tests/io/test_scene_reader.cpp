@@ -492,6 +492,33 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
   for (const auto& [edit, expected] : cases) EXPECT_HAS(error_of(edit), expected);
 }
 
+// rolling_resistance (nscd/step/rolling_resistance.hpp): default 0, any number ≥ 0 on any pair
+// (it acts at the contacts with a sphere side only); negative, or nonzero with a finite-element
+// body in the scene, is an error at the coefficient
+TEST_F(SceneReaderTest, RollingResistanceIsNonNegativeOnRigidScenes) {
+  json scene = minimal_scene();
+  scene["interactions"][1]["rolling_resistance"] = 0.05;
+  const Scene rolling = read_scene(write("rolling.json", scene.dump(2)));
+  EXPECT_EQ(rolling.interactions[0].rolling_resistance, 0.0);
+  EXPECT_EQ(rolling.interactions[1].rolling_resistance, 0.05);
+  EXPECT_HAS(error_of([](json& s) { s["interactions"][0]["rolling_resistance"] = -0.1; }),
+             "interactions[0].rolling_resistance: expected a number ≥ 0");
+  // the block made a TL body, with μ_r = 0.1 (refused) or 0 (accepted)
+  const auto deformable = [](double mu_r) {
+    json s = minimal_scene();
+    s["materials"]["stone"]["young"] = 1e9;
+    s["materials"]["stone"]["poisson"] = 0.2;
+    s["bodies"][1]["model"] = "tl";
+    s["bodies"][1]["elements"] = {1, 1, 1};
+    s["interactions"][1]["rolling_resistance"] = mu_r;
+    return s.dump(2);
+  };
+  const std::string fe = error_of_text(deformable(0.1));
+  EXPECT_HAS(fe, "scene.json: interactions[1].rolling_resistance: rolling resistance needs a scene of rigid");
+  EXPECT_HAS(fe, "body \"block\" has the finite-element model \"tl\"");
+  EXPECT_NO_THROW(read_scene(write("zero.json", deformable(0.0))));
+}
+
 TEST(SceneFiles, EveryShippedSceneReads) {
   const fs::path folder = fs::path(NSCD_SOURCE_DIR) / "scenes";
   int count = 0;

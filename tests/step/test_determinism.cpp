@@ -100,6 +100,12 @@ TEST(Determinism, PileOfSpheresSweptInParallelColoursIsBitwiseEqualWithOneTwoAnd
   expect_bitwise_equal(one, run_scene(scene, 40, 4));
 }
 
+TEST(Determinism, GranularColumnWithRollingResistanceIsBitwiseEqualWithOneAndTwoThreads) {
+  // 160 spheres landing and toppling, rolling torques at every contact (rolling_resistance.hpp)
+  expect_bitwise_equal(run_scene("scenes/granular_column.json", 250, 1),
+                       run_scene("scenes/granular_column.json", 250, 2));
+}
+
 TEST(Determinism, ThreeFfrBlocksAreBitwiseEqualWithOneTwoAndFourThreads) {
   // §4.2 with FFR bodies: the upper block on the two others on the table, node-to-surface
   // contacts from the first step, the outer iterations of Algorithm 1 with per-body Rotator and
