@@ -160,7 +160,8 @@ void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s
 void RunOutputFiles::finish(const State& s, const StepReport& last, const RunDiagnostics& d,
                             const StepTimings& timings, std::chrono::steady_clock::time_point start) {
   // after a failed step the state is the last finite one; its contacts were overwritten by the failed step
-  if (last.status != StepStatus::Ok && s.step != m_last_output) write_frame(s, io::ContactFrame{}, io::JointFrame{s.step, {}});
+  if (last.status != StepStatus::Ok && s.step != m_last_output)
+    write_frame(s, io::ContactFrame{}, io::JointFrame{s.step, {}});
   m_out.flush();
   if (m_o.checkpoint_every > 0) write_checkpoint_now(s, d);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -8,7 +8,8 @@
 /// each output time, so a stopped run leaves readable files. CSV numbers are written in the
 /// shortest decimal form that reads back to the same double (no spaces, no padding), except
 /// times: a time t = k h is written, in the CSV files and the pvd collection, as the decimal
-/// k × h (time_text), so that 0.03 reads 0.03 and not 0.030000000000000002. The pvd names its parts "bodies", "contacts", "fixed" and "joints".
+/// k × h (time_text), so that 0.03 reads 0.03 and not 0.030000000000000002. The pvd names its
+/// parts "bodies", "contacts", "fixed" and "joints".
 
 #include "nscd/io/frame.hpp"
 
