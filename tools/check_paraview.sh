@@ -151,7 +151,9 @@ check(len(times) == len(expected) and all(math.isclose(a, b, rel_tol=1e-12, abs_
 check(math.isclose(run["simulated_time"], times[-1]), f"run.json simulated_time {run['simulated_time']} = last output time")
 parts = {"bodies": ("bodies", {"velocity", "displacement"}, {"body_id", "model"}),
          "contacts": ("contacts", {"normal", "reaction", "normal_force", "tangential_force", "gap", "status", "body_a", "body_b"}, set()),
-         "fixed": ("fixed", {"velocity", "displacement"}, {"body_id", "model"})}
+         "fixed": ("fixed", {"velocity", "displacement"}, {"body_id", "model"}),
+         "joints": ("joints", {"thrust"}, {"joint", "part", "body_a", "body_b", "area", "normal", "normal_force", "shear",
+                                           "moment", "eccentricity", "inside", "opening", "sliding", "state"})}
 for block, (name, point_arrays, cell_arrays) in parts.items():
     data = MergeBlocks(Input=ExtractBlock(Input=reader, Selectors=[f"/Root/{block}"]))
     data.UpdatePipeline(1.0)

@@ -10,8 +10,9 @@ namespace nscd::app {
 namespace fs = std::filesystem;
 
 std::vector<fs::path> run_output_files(const fs::path& dir) {
-  static const std::regex kName(R"(run\.json|collapse\.json|history\.csv|bodies\.csv|probes\.csv|.+\.pvd|fixed\.vtu|)"
-                                R"(bodies_\d{6}\.vtu|contacts_\d{6}\.vtp|checkpoint_\d{9}\.h5|problem_\d{6}\.hdf5)");
+  static const std::regex kName(R"(run\.json|collapse\.json|history\.csv|bodies\.csv|probes\.csv|joints\.csv|)"
+                                R"(.+\.pvd|fixed\.vtu|bodies_\d{6}\.vtu|contacts_\d{6}\.vtp|joints_\d{6}\.vtp|)"
+                                R"(checkpoint_\d{9}\.h5|problem_\d{6}\.hdf5)");
   std::vector<fs::path> files;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return files;

@@ -8,8 +8,9 @@
 namespace nscd::app {
 
 /// The files in `dir` (not in its subdirectories) that `nscd run` and `nscd collapse` write:
-/// run.json, collapse.json, history.csv, bodies.csv, probes.csv, *.pvd, fixed.vtu, bodies_NNNNNN.vtu,
-/// contacts_NNNNNN.vtp, checkpoint_NNNNNNNNN.h5 and problem_NNNNNN.hdf5, sorted; none if `dir`
+/// run.json, collapse.json, history.csv, bodies.csv, probes.csv, joints.csv, *.pvd, fixed.vtu,
+/// bodies_NNNNNN.vtu, contacts_NNNNNN.vtp, joints_NNNNNN.vtp, checkpoint_NNNNNNNNN.h5 and
+/// problem_NNNNNN.hdf5, sorted; none if `dir`
 /// does not exist.
 std::vector<std::filesystem::path> run_output_files(const std::filesystem::path& dir);
 

@@ -123,12 +123,12 @@ RunOutputFiles::RunOutputFiles(const Model& m, const State& s, RunOutputOptions 
     if (std::any_of(m.bodies.begin(), m.bodies.end(), is_fixed))
       m_out.write_fixed_bodies(io::body_mesh_frame(m, s, true));
   }
-  write_frame(s, io::ContactFrame{});
+  write_frame(s, io::ContactFrame{}, io::JointFrame{s.step, {}});
 }
 
-void RunOutputFiles::write_frame(const State& s, const io::ContactFrame& contacts) {
+void RunOutputFiles::write_frame(const State& s, const io::ContactFrame& contacts, const io::JointFrame& joints) {
   ScopedTimer timer(&m_seconds);
-  m_out.write_output(s.t, io::body_mesh_frame(m_m, s, false), contacts, io::body_rows(m_m, s),
+  m_out.write_output(s.t, io::body_mesh_frame(m_m, s, false), contacts, joints, io::body_rows(m_m, s),
                      io::probe_rows(m_m, s));
   m_last_output = s.step;
 }
@@ -150,7 +150,7 @@ void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s
     dump_problem(m_o, s, contacts);
   }
   if (s.step % m_m.output_every == 0 || s.step == m_m.n_steps) {
-    write_frame(s, io::contact_frame(m_m, contacts));
+    write_frame(s, io::contact_frame(m_m, contacts), io::joint_frame(m_m, s, contacts));
     warn_large_strain_once(d, m_m, s);
   }
   if (m_o.checkpoint_every > 0 && s.step % m_o.checkpoint_every == 0 && s.step < m_m.n_steps)
@@ -160,7 +160,8 @@ void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s
 void RunOutputFiles::finish(const State& s, const StepReport& last, const RunDiagnostics& d,
                             const StepTimings& timings, std::chrono::steady_clock::time_point start) {
   // after a failed step the state is the last finite one; its contacts were overwritten by the failed step
-  if (last.status != StepStatus::Ok && s.step != m_last_output) write_frame(s, io::ContactFrame{});
+  if (last.status != StepStatus::Ok && s.step != m_last_output)
+    write_frame(s, io::ContactFrame{}, io::JointFrame{s.step, {}});
   m_out.flush();
   if (m_o.checkpoint_every > 0) write_checkpoint_now(s, d);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -87,7 +87,7 @@ class RunOutputFiles {
   double seconds() const { return m_seconds; }
 
  private:
-  void write_frame(const State& s, const io::ContactFrame& contacts);
+  void write_frame(const State& s, const io::ContactFrame& contacts, const io::JointFrame& joints);
   void write_checkpoint_now(const State& s, const RunDiagnostics& d);
 
   const Model& m_m;

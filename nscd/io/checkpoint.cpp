@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int64_t kFormat = 2;
+constexpr std::int64_t kFormat = 3;
 constexpr std::size_t kShaLength = 64;
 
 template <class T>
@@ -137,7 +137,8 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
     write_dataset(f, "output_sizes",
                   std::vector<std::int64_t>{static_cast<std::int64_t>(c.output.history_bytes),
                                             static_cast<std::int64_t>(c.output.bodies_bytes),
-                                            static_cast<std::int64_t>(c.output.probes_bytes)});
+                                            static_cast<std::int64_t>(c.output.probes_bytes),
+                                            static_cast<std::int64_t>(c.output.joints_bytes)});
     write_dataset(f, "output_fixed", std::vector<std::int32_t>{c.output.has_fixed ? 1 : 0});
     write_dataset(f, "non_converged", std::vector<std::int64_t>{c.non_converged});
     const EnergyBalance& e = c.energy;
@@ -193,10 +194,11 @@ Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
     s.warm.push_back(w);
   }
   c.output.times = read_dataset<double>(f, file, "output_times", -1);
-  const std::vector<std::int64_t> sizes = read_dataset<std::int64_t>(f, file, "output_sizes", 3);
+  const std::vector<std::int64_t> sizes = read_dataset<std::int64_t>(f, file, "output_sizes", 4);
   c.output.history_bytes = static_cast<std::uintmax_t>(sizes[0]);
   c.output.bodies_bytes = static_cast<std::uintmax_t>(sizes[1]);
   c.output.probes_bytes = static_cast<std::uintmax_t>(sizes[2]);
+  c.output.joints_bytes = static_cast<std::uintmax_t>(sizes[3]);
   c.output.has_fixed = read_dataset<std::int32_t>(f, file, "output_fixed", 1)[0] != 0;
   c.non_converged = read_dataset<std::int64_t>(f, file, "non_converged", 1)[0];
   const std::vector<double> e = read_dataset<double>(f, file, "energy", 10);

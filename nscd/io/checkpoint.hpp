@@ -6,12 +6,13 @@
 /// (Debian's libhdf5). Doubles are stored bit for bit, so a run restarted from a checkpoint
 /// continues exactly as the uninterrupted run would have.
 ///
-/// Layout (format 2): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
+/// Layout (format 3): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
 /// `v`, `w` (nb × 3), `psi`, `lambda` (the FFR bodies' vectors end to end), `tl_psi`,
 /// `tl_lambda` (the TL and linear bodies' absolute nodal vectors end to end), `warm_bodies`
 /// (n × 2 int32), `warm_values` (n × 6: p_A, r_W), `scene_sha256` (64 chars), `output_times`,
-/// `output_sizes` (history, bodies, probes bytes), `output_fixed`, `non_converged`, `energy` (EnergyBalance's kinetic, gravitational, elastic,
-/// initial, friction, impacts, damping, driven_work, load_work, projection_work).
+/// `output_sizes` (history, bodies, probes, joints bytes), `output_fixed`, `non_converged`,
+/// `energy` (EnergyBalance's kinetic, gravitational, elastic, initial, friction, impacts, damping,
+/// driven_work, load_work, projection_work).
 
 #include "nscd/io/output_writer.hpp"
 #include "nscd/step/energy_balance.hpp"

@@ -40,6 +40,33 @@ struct ContactFrame {
   std::vector<int> body_a, body_b;
 };
 
+/// One joint (nscd/step/joints.hpp) at one output time, with its resultants
+/// (nscd/step/joint_forces.hpp): a cell of joints_NNNNNN.vtp and a row of joints.csv.
+struct JointRecord {
+  int body_a = 0, body_b = 0;
+  std::string name_a, name_b;
+  std::vector<Vec3> polygon;                // counter-clockwise about the normal: 1, 2 or ≥ 3 points [m]
+  double area = 0;                          // [m²]
+  Vec3 centroid = Vec3::Zero();             // [m]
+  Vec3 normal = Vec3::UnitZ();              // unit, from a to b
+  double normal_force = 0;                  // N, compression positive [N]
+  Vec3 shear = Vec3::Zero();                // on b [N]
+  Vec3 moment = Vec3::Zero();               // on b, about the centroid [N m]
+  Vec3 centre_of_pressure = Vec3::Zero();   // [m]
+  Vec3 eccentricity = Vec3::Zero();         // centre of pressure − centroid [m]
+  bool inside = true;                       // the centre of pressure lies in the polygon
+  double opening = 0;                       // [m]
+  Vec3 sliding = Vec3::Zero();              // of b relative to a at the centroid [m/s]
+  int state = 0;                            // 0 open, 1 stick, 2 sliding
+  std::string_view state_name = "open";
+};
+
+/// The joints of the step that ended at one output time.
+struct JointFrame {
+  long step = 0;
+  std::vector<JointRecord> joints;
+};
+
 /// One row of history.csv.
 struct HistoryRow {
   long step = 0;

@@ -4,6 +4,7 @@
 #include "ffr/st_venant_kirchhoff.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/step/energy.hpp"
+#include "nscd/step/joint_forces.hpp"
 
 namespace nscd::io {
 namespace {
@@ -147,6 +148,21 @@ ContactFrame contact_frame(const Model& m, const StepContacts& contacts) {
     frame.status.push_back(r[0] <= 0 ? 0 : (r_t < (1 - kStickSlack) * mu * r[0] ? 1 : 2));
     frame.body_a.push_back(c.a);
     frame.body_b.push_back(c.b);
+  }
+  return frame;
+}
+
+JointFrame joint_frame(const Model& m, const State& s, const StepContacts& contacts) {
+  JointFrame frame{s.step, {}};
+  const std::vector<Joint> joints = find_joints(contacts.active);
+  const std::vector<JointForces> forces = joint_forces(m, contacts, joints);
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    const Joint& joint = joints[j];
+    const JointForces& f = forces[j];
+    frame.joints.push_back({joint.a, joint.b, m.bodies[joint.a].name, m.bodies[joint.b].name, joint.polygon,
+                            joint.area, joint.centroid, joint.normal, f.normal_force, f.shear, f.moment,
+                            f.centre_of_pressure, f.eccentricity, f.inside, f.opening, f.sliding,
+                            static_cast<int>(f.state), to_string(f.state)});
   }
   return frame;
 }

@@ -8,6 +8,7 @@
 ///    the other bodies);
 ///  - active contacts with the force r / h on body b in the world frame, its normal and
 ///    tangential parts, and status 0 open (r = 0), 1 stick (‖r_T‖ < μ r_n), 2 slip;
+///  - the joints of the step (nscd/step/joints.hpp) with their resultants (joint_forces.hpp);
 ///  - the rows of history.csv, bodies.csv and probes.csv.
 
 #include "nscd/io/frame.hpp"
@@ -32,6 +33,9 @@ std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b);
 
 /// The active contacts of a step, with their forces r / h.
 ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
+
+/// The joints of a step ending at `s`, with their bodies' names and resultants.
+JointFrame joint_frame(const Model& m, const State& s, const StepContacts& contacts);
 
 /// The row of history.csv of the step `report` just made, ending at `s`, with the run's energy
 /// balance after that step, at `s` (the kinetic energy is taken from it).

@@ -21,9 +21,14 @@ constexpr const char* kHistoryHeader =
     "load_work,projection_work,energy_error,wall_seconds";
 constexpr const char* kBodiesHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 constexpr const char* kProbesHeader = "time,probe,x,y,z,ux,uy,uz";
+constexpr const char* kJointsHeader =
+    "time,step,body_a,body_b,area,cx,cy,cz,nx,ny,nz,normal_force,shear_x,shear_y,shear_z,shear,moment_x,moment_y,"
+    "moment_z,pressure_x,pressure_y,pressure_z,eccentricity_x,eccentricity_y,eccentricity_z,eccentricity,inside,"
+    "opening,sliding_x,sliding_y,sliding_z,sliding,state";
 constexpr const char* kHistoryFile = "history.csv";
 constexpr const char* kBodiesFile = "bodies.csv";
 constexpr const char* kProbesFile = "probes.csv";
+constexpr const char* kJointsFile = "joints.csv";
 constexpr const char* kFixedFile = "fixed.vtu";
 
 // the OS's reason for the last failed call, as text
@@ -87,6 +92,28 @@ void append_vec3(fmt::memory_buffer& out, const Vec3& v) {
   fmt::format_to(std::back_inserter(out), ",{},{},{}", v.x(), v.y(), v.z());
 }
 
+// the rows of joints.csv for time `time`
+void append_joint_rows(fmt::memory_buffer& out, const std::string& time, const JointFrame& frame) {
+  for (const JointRecord& j : frame.joints) {
+    fmt::format_to(std::back_inserter(out), "{},{},", time, frame.step);
+    append_field(out, j.name_a);
+    out.push_back(',');
+    append_field(out, j.name_b);
+    fmt::format_to(std::back_inserter(out), ",{}", j.area);
+    append_vec3(out, j.centroid);
+    append_vec3(out, j.normal);
+    fmt::format_to(std::back_inserter(out), ",{}", j.normal_force);
+    append_vec3(out, j.shear);
+    fmt::format_to(std::back_inserter(out), ",{}", j.shear.norm());
+    append_vec3(out, j.moment);
+    append_vec3(out, j.centre_of_pressure);
+    append_vec3(out, j.eccentricity);
+    fmt::format_to(std::back_inserter(out), ",{},{},{}", j.eccentricity.norm(), j.inside ? 1 : 0, j.opening);
+    append_vec3(out, j.sliding);
+    fmt::format_to(std::back_inserter(out), ",{},{}\n", j.sliding.norm(), j.state_name);
+  }
+}
+
 // writes a whole buffer to a csv stream
 void write_buffer(std::ofstream& out, const fmt::memory_buffer& buffer) {
   out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
@@ -122,6 +149,7 @@ OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool 
       m_history = open_to_continue(m_dir / kHistoryFile, resume->history_bytes);
       m_bodies = open_to_continue(m_dir / kBodiesFile, resume->bodies_bytes);
       m_probes = open_to_continue(m_dir / kProbesFile, resume->probes_bytes);
+      m_joints = open_to_continue(m_dir / kJointsFile, resume->joints_bytes);
     }
     return;
   }
@@ -130,17 +158,19 @@ OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool 
     m_history = open_csv(m_dir / kHistoryFile, kHistoryHeader);
     m_bodies = open_csv(m_dir / kBodiesFile, kBodiesHeader);
     m_probes = open_csv(m_dir / kProbesFile, kProbesHeader);
+    m_joints = open_csv(m_dir / kJointsFile, kJointsHeader);
     flush();
   }
 }
 
 void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const ContactFrame& contacts,
-                                const std::vector<BodyRow>& body_rows,
+                                const JointFrame& joints, const std::vector<BodyRow>& body_rows,
                                 const std::vector<ProbeRow>& probe_rows) {
   // vtk files of this output time, then the collection that lists them
   if (m_vtk) {
     detail::write_body_mesh(m_dir / indexed_name("bodies", m_n_outputs, "vtu"), bodies);
     detail::write_contacts(m_dir / indexed_name("contacts", m_n_outputs, "vtp"), contacts);
+    detail::write_joints(m_dir / indexed_name("joints", m_n_outputs, "vtp"), joints);
   }
   m_times.push_back(t);
   ++m_n_outputs;
@@ -172,6 +202,11 @@ void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const Con
     buffer.push_back('\n');
   }
   write_buffer(m_probes, buffer);
+
+  // one row per joint
+  buffer.clear();
+  append_joint_rows(buffer, time, joints);
+  write_buffer(m_joints, buffer);
   flush();
 }
 
@@ -204,6 +239,7 @@ void OutputWriter::flush() {
   flush_checked(m_history, m_dir / kHistoryFile);
   flush_checked(m_bodies, m_dir / kBodiesFile);
   flush_checked(m_probes, m_dir / kProbesFile);
+  flush_checked(m_joints, m_dir / kJointsFile);
 }
 
 OutputPosition OutputWriter::position() {
@@ -215,12 +251,13 @@ OutputPosition OutputWriter::position() {
     p.history_bytes = fs::file_size(m_dir / kHistoryFile);
     p.bodies_bytes = fs::file_size(m_dir / kBodiesFile);
     p.probes_bytes = fs::file_size(m_dir / kProbesFile);
+    p.joints_bytes = fs::file_size(m_dir / kJointsFile);
   }
   return p;
 }
 
 void OutputWriter::write_pvd() const {
-  // one entry per output time and part: 0 bodies, 1 contacts, 2 fixed bodies, each named so
+  // one entry per output time and part: 0 bodies, 1 contacts, 2 fixed bodies, 3 joints, each named so
   // that ParaView names the blocks
   fmt::memory_buffer text;
   auto out = std::back_inserter(text);
@@ -236,6 +273,7 @@ void OutputWriter::write_pvd() const {
     append_dataset(t, 0, "bodies", indexed_name("bodies", i, "vtu"));
     append_dataset(t, 1, "contacts", indexed_name("contacts", i, "vtp"));
     if (m_has_fixed) append_dataset(t, 2, "fixed", kFixedFile);
+    append_dataset(t, 3, "joints", indexed_name("joints", i, "vtp"));
   }
   fmt::format_to(out, "  </Collection>\n</VTKFile>\n");
   write_file_atomically(m_dir / (m_name + ".pvd"), fmt::to_string(text));

@@ -1,14 +1,15 @@
 #pragma once
 /// @file
 /// The output directory of a run (docs/output.md): <name>.pvd, bodies_NNNNNN.vtu,
-/// contacts_NNNNNN.vtp, history.csv, bodies.csv, probes.csv, run.json.
+/// contacts_NNNNNN.vtp, joints_NNNNNN.vtp, history.csv, bodies.csv, probes.csv, joints.csv, run.json.
 ///
 /// Every file is written completely or not at all: VTK files, the pvd collection and run.json
 /// go to a temporary name and are renamed; CSV files are appended line by line and flushed at
 /// each output time, so a stopped run leaves readable files. CSV numbers are written in the
 /// shortest decimal form that reads back to the same double (no spaces, no padding), except
 /// times: a time t = k h is written, in the CSV files and the pvd collection, as the decimal
-/// k × h (time_text), so that 0.03 reads 0.03 and not 0.030000000000000002. The pvd names its parts "bodies", "contacts" and "fixed".
+/// k × h (time_text), so that 0.03 reads 0.03 and not 0.030000000000000002. The pvd names its
+/// parts "bodies", "contacts", "fixed" and "joints".
 
 #include "nscd/io/frame.hpp"
 
@@ -28,7 +29,7 @@ namespace nscd::io {
 struct OutputPosition {
   std::vector<double> times;
   bool has_fixed = false;
-  std::uintmax_t history_bytes = 0, bodies_bytes = 0, probes_bytes = 0;
+  std::uintmax_t history_bytes = 0, bodies_bytes = 0, probes_bytes = 0, joints_bytes = 0;
 };
 
 class OutputWriter {
@@ -42,9 +43,10 @@ class OutputWriter {
   OutputWriter(std::filesystem::path dir, std::string scene_name, bool vtk, bool csv,
                const OutputPosition* resume = nullptr);
 
-  /// Writes bodies_NNNNNN.vtu and contacts_NNNNNN.vtp (NNNNNN = output index, from 0), appends
-  /// the rows of bodies.csv and probes.csv for time t, and rewrites the pvd collection.
-  void write_output(double t, const BodyMeshFrame& bodies, const ContactFrame& contacts,
+  /// Writes bodies_NNNNNN.vtu, contacts_NNNNNN.vtp and joints_NNNNNN.vtp (NNNNNN = output index,
+  /// from 0), appends the rows of bodies.csv, probes.csv and joints.csv for time t, and rewrites
+  /// the pvd collection.
+  void write_output(double t, const BodyMeshFrame& bodies, const ContactFrame& contacts, const JointFrame& joints,
                     const std::vector<BodyRow>& body_rows, const std::vector<ProbeRow>& probe_rows);
 
   /// Writes fixed.vtu (fixed bodies, written once) and lists it in the pvd at every time.
@@ -73,7 +75,7 @@ class OutputWriter {
   bool m_has_fixed = false;
   int m_n_outputs = 0;
   std::vector<double> m_times;
-  std::ofstream m_history, m_bodies, m_probes;
+  std::ofstream m_history, m_bodies, m_probes, m_joints;
 };
 
 /// An output time t = k h as the decimal k × h: t rounded to 15 significant digits, trailing

@@ -98,6 +98,83 @@ void write_xml(const fs::path& path, vtkDataObject* data) {
   commit_temporary(tmp, path);
 }
 
+// one cell of a joints file: the joint it belongs to, whether it is the section (0) or the centre
+// of pressure (1), and its points
+struct JointCell {
+  int joint = 0, part = 0;
+  std::vector<vtkIdType> points;
+};
+
+// the cells of write_joints, in VTK's order of a vtkPolyData's cells (vertices, lines, polygons),
+// and their points
+std::vector<JointCell> joint_cells(const JointFrame& frame, std::vector<Vec3>& points) {
+  std::vector<JointCell> vertices, lines, polygons;
+  for (std::size_t j = 0; j < frame.joints.size(); ++j) {
+    const std::vector<Vec3>& polygon = frame.joints[j].polygon;
+    if (polygon.empty()) throw Error(fmt::format("output frame: joint {} has no point", j));
+    JointCell section{static_cast<int>(j), 0, {}};
+    for (const Vec3& p : polygon) {
+      section.points.push_back(static_cast<vtkIdType>(points.size()));
+      points.push_back(p);
+    }
+    (polygon.size() == 1 ? vertices : polygon.size() == 2 ? lines : polygons).push_back(std::move(section));
+  }
+  for (std::size_t j = 0; j < frame.joints.size(); ++j) {
+    vertices.push_back({static_cast<int>(j), 1, {static_cast<vtkIdType>(points.size())}});
+    points.push_back(frame.joints[j].centre_of_pressure);
+  }
+  vertices.insert(vertices.end(), lines.begin(), lines.end());
+  vertices.insert(vertices.end(), polygons.begin(), polygons.end());
+  return vertices;
+}
+
+// the cells of `cells` with `size_class` points (1 vertices, 2 lines, 3 polygons of 3 or more)
+vtkSmartPointer<vtkCellArray> cell_array(const std::vector<JointCell>& cells, std::size_t size_class) {
+  auto array = vtkSmartPointer<vtkCellArray>::New();
+  for (const JointCell& cell : cells)
+    if (std::min<std::size_t>(cell.points.size(), 3) == size_class)
+      array->InsertNextCell(static_cast<vtkIdType>(cell.points.size()), cell.points.data());
+  return array;
+}
+
+// a joint's value of `field` on every cell
+template <class Array, class T, class Field>
+vtkSmartPointer<Array> joint_scalars(const char* name, const std::vector<JointCell>& cells, const JointFrame& frame,
+                                     Field field) {
+  std::vector<T> values;
+  for (const JointCell& cell : cells) values.push_back(static_cast<T>(field(frame.joints[cell.joint], cell)));
+  return scalar_array<Array>(name, values);
+}
+
+template <class Field>
+vtkSmartPointer<vtkDoubleArray> joint_vectors(const char* name, const std::vector<JointCell>& cells,
+                                              const JointFrame& frame, Field field) {
+  std::vector<Vec3> values;
+  for (const JointCell& cell : cells) values.push_back(field(frame.joints[cell.joint]));
+  return vector_array(name, values);
+}
+
+// the cell data of write_joints
+void add_joint_cell_data(vtkCellData* cd, const std::vector<JointCell>& cells, const JointFrame& frame) {
+  using R = const JointRecord&;
+  using C = const JointCell&;
+  cd->AddArray(joint_scalars<vtkIntArray, int>("joint", cells, frame, [](R, C c) { return c.joint; }));
+  cd->AddArray(joint_scalars<vtkIntArray, int>("part", cells, frame, [](R, C c) { return c.part; }));
+  cd->AddArray(joint_scalars<vtkIntArray, int>("body_a", cells, frame, [](R j, C) { return j.body_a; }));
+  cd->AddArray(joint_scalars<vtkIntArray, int>("body_b", cells, frame, [](R j, C) { return j.body_b; }));
+  cd->AddArray(joint_scalars<vtkDoubleArray, double>("area", cells, frame, [](R j, C) { return j.area; }));
+  cd->AddArray(joint_vectors("normal", cells, frame, [](R j) { return j.normal; }));
+  cd->AddArray(joint_scalars<vtkDoubleArray, double>("normal_force", cells, frame,
+                                                     [](R j, C) { return j.normal_force; }));
+  cd->AddArray(joint_vectors("shear", cells, frame, [](R j) { return j.shear; }));
+  cd->AddArray(joint_vectors("moment", cells, frame, [](R j) { return j.moment; }));
+  cd->AddArray(joint_vectors("eccentricity", cells, frame, [](R j) { return j.eccentricity; }));
+  cd->AddArray(joint_scalars<vtkIntArray, int>("inside", cells, frame, [](R j, C) { return j.inside ? 1 : 0; }));
+  cd->AddArray(joint_scalars<vtkDoubleArray, double>("opening", cells, frame, [](R j, C) { return j.opening; }));
+  cd->AddArray(joint_vectors("sliding", cells, frame, [](R j) { return j.sliding; }));
+  cd->AddArray(joint_scalars<vtkIntArray, int>("state", cells, frame, [](R j, C) { return j.state; }));
+}
+
 }  // namespace
 
 void collect_vtk_message(vtkObject*, unsigned long event, void* client, void* call) {
@@ -215,6 +292,25 @@ void write_contacts(const fs::path& path, const ContactFrame& frame) {
   pd->AddArray(scalar_array<vtkIntArray>("body_a", frame.body_a));
   pd->AddArray(scalar_array<vtkIntArray>("body_b", frame.body_b));
 
+  write_xml<vtkXMLPolyDataWriter>(path, poly);
+}
+
+void write_joints(const fs::path& path, const JointFrame& frame) {
+  std::vector<Vec3> points;
+  const std::vector<JointCell> cells = joint_cells(frame, points);
+  // the thrust on the centres of pressure, which follow the sections' points
+  std::vector<Vec3> thrust(points.size(), Vec3::Zero());
+  const std::size_t first_centre = points.size() - frame.joints.size();
+  for (std::size_t j = 0; j < frame.joints.size(); ++j)
+    thrust[first_centre + j] = frame.joints[j].normal_force * frame.joints[j].normal + frame.joints[j].shear;
+
+  vtkNew<vtkPolyData> poly;
+  poly->SetPoints(points_of(points));
+  poly->SetVerts(cell_array(cells, 1));
+  poly->SetLines(cell_array(cells, 2));
+  poly->SetPolys(cell_array(cells, 3));
+  poly->GetPointData()->AddArray(vector_array("thrust", thrust));
+  add_joint_cell_data(poly->GetCellData(), cells, frame);
   write_xml<vtkXMLPolyDataWriter>(path, poly);
 }
 

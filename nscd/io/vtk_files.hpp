@@ -25,6 +25,15 @@ void write_body_mesh(const std::filesystem::path& path, const BodyMeshFrame& fra
 /// @throws nscd::Error if the frame's arrays are inconsistent or the file cannot be written
 void write_contacts(const std::filesystem::path& path, const ContactFrame& frame);
 
+/// Writes `frame` as a vtkPolyData (.vtp) with two cells per joint: its section (a polygon cell,
+/// or a line or a vertex for a joint of two points or one) and a vertex at its centre of pressure,
+/// both with the joint's cell data `joint` (its index), `part` (0 section, 1 centre of pressure),
+/// `body_a`, `body_b`, `area`, `normal`, `normal_force`, `shear`, `moment`, `eccentricity`,
+/// `inside`, `opening`, `sliding`, `state`; point data `thrust`, the resultant force on b at the
+/// centres of pressure (zero on the sections' points), for ParaView's Glyph.
+/// @throws nscd::Error if a joint has no point or the file cannot be written
+void write_joints(const std::filesystem::path& path, const JointFrame& frame);
+
 /// A vtkCallbackCommand callback for a reader's or writer's ErrorEvent and WarningEvent: errors
 /// are appended to the std::string passed as client data, warnings are logged, instead of being
 /// printed by vtkOutputWindow.

@@ -14,15 +14,17 @@ except ImportError:  # pandas is optional: NumPy structured arrays
 
 
 class RunOutput:
-    """What read_output() finds in a directory: history, bodies, probes (None when the file is
-    absent), run (run.json as a dict, or None), frames (one dict per output time: time, and
-    the paths of its bodies, contacts and fixed files) and pvd (the collection's path, or None)."""
+    """What read_output() finds in a directory: history, bodies, probes, joints (None when the
+    file is absent), run (run.json as a dict, or None), frames (one dict per output time: time,
+    and the paths of its bodies, contacts, joints and fixed files) and pvd (the collection's path,
+    or None)."""
 
-    def __init__(self, directory, history, bodies, probes, run, frames, pvd):
+    def __init__(self, directory, history, bodies, probes, joints, run, frames, pvd):
         self.directory = directory
         self.history = history
         self.bodies = bodies
         self.probes = probes
+        self.joints = joints
         self.run = run
         self.frames = frames
         self.pvd = pvd
@@ -68,9 +70,9 @@ def _read_frames(directory):
 
 def read_output(directory, pandas=True):
     """Reads the output directory of `nscd run` or of a Simulation with output: history.csv,
-    bodies.csv, probes.csv (pandas DataFrames if pandas is installed and `pandas` is true, NumPy
-    record arrays otherwise, whose string columns are names and whose other columns are numbers),
-    run.json and the frames of the pvd collection."""
+    bodies.csv, probes.csv, joints.csv (pandas DataFrames if pandas is installed and `pandas` is
+    true, NumPy record arrays otherwise, whose string columns are names and whose other columns
+    are numbers), run.json and the frames of the pvd collection."""
     directory = os.fspath(directory)
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"{directory}: not a directory (expected the output directory of a run)")
@@ -81,5 +83,6 @@ def read_output(directory, pandas=True):
             run = json.load(f)
     pvd, frames = _read_frames(directory)
     tables = {name: _read_csv(os.path.join(directory, name + ".csv"), pandas)
-              for name in ("history", "bodies", "probes")}
-    return RunOutput(directory, tables["history"], tables["bodies"], tables["probes"], run, frames, pvd)
+              for name in ("history", "bodies", "probes", "joints")}
+    return RunOutput(directory, tables["history"], tables["bodies"], tables["probes"], tables["joints"], run,
+                     frames, pvd)

@@ -18,8 +18,11 @@ def test_read_output_of_a_simulation(tmp_path):
     assert set(out.bodies["body"]) == {"plane", "block"}
     assert out.bodies["x"].dtype == np.float64
     assert out.probes["probe"][0] == "block_centre"
+    # the block on the plane: one joint per output time after t = 0, resting on the plane
+    assert len(out.joints) == 5 and set(out.joints["body_b"]) == {"block"}
+    assert all(state in ("stick", "sliding") for state in out.joints["state"])
     assert [f["time"] for f in out.frames] == pytest.approx(np.arange(6) * 0.01)
-    assert all(os.path.exists(f["bodies"]) and os.path.exists(f["contacts"]) for f in out.frames)
+    assert all(os.path.exists(f[part]) for f in out.frames for part in ("bodies", "contacts", "joints"))
     assert out.frames[0]["fixed"].endswith("fixed.vtu")
     assert out.run["status"] == "completed"
 

@@ -49,7 +49,7 @@ void expect_restart_equals_uninterrupted(const std::string& name, const std::str
   const std::string checkpoint = (stopped / fmt_checkpoint(step)).string();
   const Result restarted = run_nscd(common + " --threads 1 --out " + stopped.string() + " --restart " + checkpoint);
   ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
-  for (const std::string& file : std::vector<std::string>{"bodies.csv", "probes.csv", pvd})
+  for (const std::string& file : std::vector<std::string>{"bodies.csv", "probes.csv", "joints.csv", pvd})
     EXPECT_EQ(read_text(stopped / file), read_text(full / file)) << file;
   EXPECT_EQ(history_without_wall_times(stopped), history_without_wall_times(full));
   EXPECT_NE(read_text(stopped / "run.json").find("\"restarted_from\""), std::string::npos);

@@ -147,6 +147,7 @@ TEST(Cli, ARerunIntoAnEarlierRunsDirectoryIsRefusedWithoutOverwrite) {
   EXPECT_TRUE(fs::exists(out / "bodies_000001.vtu"));
   EXPECT_FALSE(fs::exists(out / "bodies_000002.vtu"));
   EXPECT_FALSE(fs::exists(out / "contacts_000002.vtp"));
+  EXPECT_FALSE(fs::exists(out / "joints_000002.vtp"));
   EXPECT_EQ(read_text(out / "box.pvd").find("bodies_000002.vtu"), std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(read_text(out / "run.json"))["steps"], 5);
   // files nscd does not write are kept

@@ -1,5 +1,6 @@
 // The bodies' mesh frame written to bodies_NNNNNN.vtu: the finite-element fields of each body sit
-// on that body's own points and cells, whatever the order of the bodies in the scene.
+// on that body's own points and cells, whatever the order of the bodies in the scene. The joint
+// frame written to joints_NNNNNN.vtp and joints.csv: names, step and state of each joint.
 
 #include "tests/step/scene_builder.hpp"
 
@@ -69,6 +70,26 @@ TEST(OutputFrames, FiniteElementFieldsStayOnTheirBodyWhenARigidBodyComesFirst) {
   }
   EXPECT_EQ(checked_cells, 2 * 2 * 4 + 1 * 2 * 3);
   EXPECT_GT(checked_nodes, 0);
+}
+
+TEST(OutputFrames, JointFrameNamesTheBodiesAndTheStepOfAResultingJoint) {
+  Scene scene = test::make_scene(1e-3, 1.0, 1000.0, 0.5, 0.0);
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
+  test::add_box(scene, "block", BodyKind::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 0.5));
+  test::Simulation sim(scene);
+  for (int n = 0; n < 20; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+  const JointFrame frame = joint_frame(sim.model, sim.state, sim.workspace.contacts);
+  EXPECT_EQ(frame.step, 20);
+  ASSERT_EQ(frame.joints.size(), 1u);
+  const JointRecord& joint = frame.joints[0];
+  EXPECT_EQ(joint.name_a, "ground");
+  EXPECT_EQ(joint.name_b, "block");
+  EXPECT_EQ(joint.polygon.size(), 4u);
+  EXPECT_NEAR(joint.area, 1.0, 1e-9);
+  // the block's weight within the default solver tolerance (1e-6)
+  EXPECT_NEAR(joint.normal_force, 1000 * 9.81, 1e-4 * 1000 * 9.81);
+  EXPECT_EQ(joint.state, 1);
+  EXPECT_EQ(joint.state_name, "stick");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <vtkCell.h>
 #include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
@@ -60,6 +61,31 @@ ContactFrame two_contacts() {
   return c;
 }
 
+// a square joint (bodies 0, 1) with its thrust off-centre but inside, and a point joint (a sphere's,
+// bodies 1, 2) whose name needs quoting
+JointFrame two_joints() {
+  JointRecord square{0, 1, "ground", "block", {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)}};
+  square.area = 1;
+  square.centroid = Vec3(0.5, 0.5, 0);
+  square.normal = Vec3(0, 0, 1);
+  square.normal_force = 98.1 / 3;
+  square.shear = Vec3(1.0 / 7, -2.5, 0);
+  square.moment = Vec3(0.25, -1.0 / 3, 1e-9);
+  square.eccentricity = Vec3(0.1, 1.0 / 9, 0);
+  square.centre_of_pressure = square.centroid + square.eccentricity;
+  square.opening = 2.5e-7;
+  square.sliding = Vec3(1e-3 / 3, 0, 0);
+  square.state = 1;
+  square.state_name = "stick";
+  JointRecord point{1, 2, "block", "ball, red", {Vec3(0.2, 0.3, 1)}};
+  point.centroid = point.centre_of_pressure = Vec3(0.2, 0.3, 1);
+  point.normal = Vec3(0.6, 0, 0.8);
+  point.inside = false;
+  point.state = 2;
+  point.state_name = "sliding";
+  return {42, {square, point}};
+}
+
 // a fresh directory per test, removed afterwards
 class OutputWriterTest : public ::testing::Test {
  protected:
@@ -71,10 +97,10 @@ class OutputWriterTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
 
-  // two output times: 2 contacts at t0, none at t1
+  // two output times: 2 contacts and 2 joints at t0, none at t1
   void write_two_outputs(OutputWriter& w) {
-    w.write_output(m_t0, cube_frame(0.0), two_contacts(), m_body_rows, m_probe_rows);
-    w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, m_body_rows, m_probe_rows);
+    w.write_output(m_t0, cube_frame(0.0), two_contacts(), two_joints(), m_body_rows, m_probe_rows);
+    w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, JointFrame{}, m_body_rows, m_probe_rows);
   }
 
   fs::path m_dir;
@@ -193,7 +219,7 @@ TEST_F(OutputWriterTest, FiniteElementMeshWithOptionalFields) {
   f.cell_model = {3, 3};
   f.von_mises = {1.5e6, 2.0 / 3.0};
   OutputWriter w(m_dir, "fe", true, false);
-  w.write_output(0, f, ContactFrame{}, {}, {});
+  w.write_output(0, f, ContactFrame{}, JointFrame{}, {}, {});
 
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName((m_dir / "bodies_000000.vtu").c_str());
@@ -247,6 +273,87 @@ TEST_F(OutputWriterTest, ContactsVtpReadsBackExactly) {
     EXPECT_NE(empty->GetPointData()->GetArray(name), nullptr) << name;
 }
 
+TEST_F(OutputWriterTest, JointsVtpHasTheSectionsAndTheCentresOfPressure) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+
+  // the point joint's section and both centres of pressure as vertices (VTK's cell order:
+  // vertices, then polygons), then the square's polygon
+  const JointFrame frame = two_joints();
+  const JointRecord &square = frame.joints[0], &point = frame.joints[1];
+  vtkNew<vtkXMLPolyDataReader> reader;
+  reader->SetFileName((m_dir / "joints_000000.vtp").c_str());
+  reader->Update();
+  EXPECT_EQ(reader->GetErrorCode(), 0);
+  vtkPolyData* poly = reader->GetOutput();
+  ASSERT_EQ(poly->GetNumberOfPoints(), 4 + 1 + 2);
+  ASSERT_EQ(poly->GetNumberOfVerts(), 3);
+  ASSERT_EQ(poly->GetNumberOfPolys(), 1);
+  EXPECT_EQ(poly->GetCell(3)->GetCellDimension(), 2);  // VTK reads a 4-point polygon as a quad
+  EXPECT_EQ(poly->GetCell(3)->GetNumberOfPoints(), 4);
+  vtkCellData* cd = poly->GetCellData();
+  expect_scalars(cd->GetArray("joint"), std::vector<int>{1, 0, 1, 0});
+  expect_scalars(cd->GetArray("part"), std::vector<int>{0, 1, 1, 0});
+  expect_scalars(cd->GetArray("body_b"), std::vector<int>{2, 1, 2, 1});
+  expect_scalars(cd->GetArray("normal_force"), std::vector<double>{0, square.normal_force, 0, square.normal_force});
+  expect_vectors(cd->GetArray("eccentricity"), {point.eccentricity, square.eccentricity, point.eccentricity,
+                                                square.eccentricity});
+  expect_scalars(cd->GetArray("inside"), std::vector<int>{0, 1, 0, 1});
+  expect_scalars(cd->GetArray("state"), std::vector<int>{2, 1, 2, 1});
+  for (const char* name : {"body_a", "area", "normal", "shear", "moment", "opening", "sliding"})
+    EXPECT_NE(cd->GetArray(name), nullptr) << name;
+  // the thrust, N n + S on b, at the centres of pressure, which follow the sections' points
+  vtkDataArray* thrust = poly->GetPointData()->GetArray("thrust");
+  ASSERT_NE(thrust, nullptr);
+  double p[3];
+  poly->GetPoint(5, p);
+  EXPECT_EQ(Vec3(p[0], p[1], p[2]), square.centre_of_pressure);
+  const Vec3 force = square.normal_force * square.normal + square.shear;
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(thrust->GetComponent(5, d), force[d]);
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(thrust->GetComponent(0, d), 0.0);
+
+  // no joints: a readable empty file
+  vtkNew<vtkXMLPolyDataReader> empty_reader;
+  empty_reader->SetFileName((m_dir / "joints_000001.vtp").c_str());
+  empty_reader->Update();
+  EXPECT_EQ(empty_reader->GetErrorCode(), 0);
+  EXPECT_EQ(empty_reader->GetOutput()->GetNumberOfCells(), 0);
+}
+
+TEST_F(OutputWriterTest, JointsCsvHasARowPerJointPerOutputTime) {
+  OutputWriter w(m_dir, "cube", true, true);
+  write_two_outputs(w);
+  const auto lines = read_lines(m_dir / "joints.csv");
+  ASSERT_EQ(lines.size(), 3u);  // two joints at t0, none at t1
+  EXPECT_EQ(lines[0],
+            "time,step,body_a,body_b,area,cx,cy,cz,nx,ny,nz,normal_force,shear_x,shear_y,shear_z,shear,moment_x,"
+            "moment_y,moment_z,pressure_x,pressure_y,pressure_z,eccentricity_x,eccentricity_y,eccentricity_z,"
+            "eccentricity,inside,opening,sliding_x,sliding_y,sliding_z,sliding,state");
+  const JointRecord& square = two_joints().joints[0];
+  const auto f = split_csv(lines[1]);
+  ASSERT_EQ(f.size(), 33u);
+  EXPECT_EQ(f[0], m_t0_text);
+  EXPECT_EQ(f[1], "42");
+  EXPECT_EQ(f[2], "ground");
+  EXPECT_EQ(f[3], "block");
+  EXPECT_EQ(std::stod(f[4]), square.area);
+  EXPECT_EQ(std::stod(f[11]), square.normal_force);
+  EXPECT_EQ(std::stod(f[13]), square.shear.y());
+  EXPECT_EQ(std::stod(f[15]), square.shear.norm());
+  EXPECT_EQ(std::stod(f[16]), square.moment.x());
+  EXPECT_EQ(std::stod(f[20]), square.centre_of_pressure.y());
+  EXPECT_EQ(std::stod(f[25]), square.eccentricity.norm());
+  EXPECT_EQ(f[26], "1");
+  EXPECT_EQ(std::stod(f[27]), square.opening);
+  EXPECT_EQ(std::stod(f[28]), square.sliding.x());
+  EXPECT_EQ(f[32], "stick");
+  const auto g = split_csv(lines[2]);
+  ASSERT_EQ(g.size(), 33u);
+  EXPECT_EQ(g[3], "ball, red");
+  EXPECT_EQ(g[26], "0");
+  EXPECT_EQ(g[32], "sliding");
+}
+
 TEST(TimeText, StepTimesReadBackAsTheStepsDecimal) {
   // t = k h for steps h given as decimals H · 10⁻ᵖ: the text must read back to the double nearest
   // the exact decimal k H · 10⁻ᵖ (what `time == 0.03` compares with), for every k up to 10⁵ and
@@ -283,17 +390,19 @@ TEST_F(OutputWriterTest, PvdListsEveryTimeAndPart) {
   const std::vector<std::tuple<std::string, int, std::string, std::string>> expected = {
       {m_t0_text, 0, "bodies", "bodies_000000.vtu"},
       {m_t0_text, 1, "contacts", "contacts_000000.vtp"},
+      {m_t0_text, 3, "joints", "joints_000000.vtp"},
       {m_t1_text, 0, "bodies", "bodies_000001.vtu"},
-      {m_t1_text, 1, "contacts", "contacts_000001.vtp"}};
+      {m_t1_text, 1, "contacts", "contacts_000001.vtp"},
+      {m_t1_text, 3, "joints", "joints_000001.vtp"}};
   EXPECT_EQ(entries, expected);
   for (const auto& [t, part, name, file] : entries) EXPECT_TRUE(fs::exists(m_dir / file)) << file;
 }
 
 TEST_F(OutputWriterTest, FixedBodiesAppearAtEveryTime) {
   OutputWriter w(m_dir, "cube", true, true);
-  w.write_output(m_t0, cube_frame(0.0), two_contacts(), m_body_rows, m_probe_rows);
+  w.write_output(m_t0, cube_frame(0.0), two_contacts(), JointFrame{}, m_body_rows, m_probe_rows);
   w.write_fixed_bodies(cube_frame(-2.0));
-  w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, m_body_rows, m_probe_rows);
+  w.write_output(m_t1, cube_frame(0.5), ContactFrame{}, JointFrame{}, m_body_rows, m_probe_rows);
 
   const std::string pvd = read_text(m_dir / "cube.pvd");
   const std::regex fixed(R"re(<DataSet timestep="([^"]*)" part="2" name="fixed" file="fixed.vtu"/>)re");
@@ -436,7 +545,8 @@ TEST_F(OutputWriterTest, RunJsonAndNoTemporaryFilesRemain) {
   EXPECT_EQ(names,
             (std::vector<std::string>{"bodies.csv", "bodies_000000.vtu", "bodies_000001.vtu",
                                       "contacts_000000.vtp", "contacts_000001.vtp", "cube.pvd",
-                                      "fixed.vtu", "history.csv", "probes.csv", "run.json"}));
+                                      "fixed.vtu", "history.csv", "joints.csv", "joints_000000.vtp",
+                                      "joints_000001.vtp", "probes.csv", "run.json"}));
 }
 
 TEST_F(OutputWriterTest, WriteFileAtomicallyReplacesContent) {
@@ -466,10 +576,10 @@ TEST_F(OutputWriterTest, InconsistentFrameIsError) {
   OutputWriter w(m_dir, "cube", true, false);
   BodyMeshFrame f = cube_frame(0.0);
   f.velocity.pop_back();
-  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, {}, {}), Error);
+  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, JointFrame{}, {}, {}), Error);
   f = cube_frame(0.0);
   f.cells[2][1] = 8;
-  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, {}, {}), Error);
+  EXPECT_THROW(w.write_output(0, f, ContactFrame{}, JointFrame{}, {}, {}), Error);
   EXPECT_FALSE(fs::exists(m_dir / "bodies_000000.vtu.tmp"));
   EXPECT_EQ(w.n_outputs(), 0);
 }
