@@ -154,6 +154,12 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   return o;
 }
 
+// the law of an interaction; the residual friction defaults to the friction
+ContactLaw contact_law(const Interaction& in) {
+  return {in.friction, in.restitution, true, in.tensile_strength, in.cohesion,
+          in.residual_friction.value_or(in.friction)};
+}
+
 // the materials' names and the contact law table over their pairs; returns each name's index
 std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   std::map<std::string, int> material_index;
@@ -165,7 +171,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   m.laws.assign(nm * nm, ContactLaw{});
   for (const Interaction& interaction : scene.interactions) {
     if (interaction.material_a == "default") continue;
-    const ContactLaw law{interaction.friction, interaction.restitution, true};
+    const ContactLaw law = contact_law(interaction);
     const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
     m.laws[ia * nm + ib] = law;
     m.laws[ib * nm + ia] = law;
@@ -174,7 +180,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   for (const Interaction& interaction : scene.interactions)
     if (interaction.material_a == "default")
       for (ContactLaw& entry : m.laws)
-        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true};
+        if (!entry.defined) entry = contact_law(interaction);
   return material_index;
 }
 

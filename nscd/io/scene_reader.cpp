@@ -124,7 +124,7 @@ std::map<std::string, Material> read_materials(const Value& v) {
 
 // {"materials": ["a", "b"], ...} or {"materials": "default", ...}
 Interaction read_interaction(const Value& v, const std::map<std::string, Material>& materials) {
-  v.expect_keys({"materials", "friction", "restitution"});
+  v.expect_keys({"materials", "friction", "restitution", "tensile_strength", "cohesion", "residual_friction"});
   Interaction in;
   const Value pair = v.at("materials");
   constexpr std::string_view kExpected = "a pair of material names [\"a\", \"b\"] or \"default\"";
@@ -144,7 +144,43 @@ Interaction read_interaction(const Value& v, const std::map<std::string, Materia
   }
   in.friction = v.at("friction").non_negative();
   if (const auto x = v.find("restitution")) in.restitution = x->number_in(0.0, 1.0);
+  if (const auto x = v.find("tensile_strength")) in.tensile_strength = x->non_negative();
+  if (const auto x = v.find("residual_friction")) in.residual_friction = x->non_negative();
+  if (const auto x = v.find("cohesion")) {
+    in.cohesion = x->non_negative();
+    // the shifted cone of nscd/step/cohesion.hpp has its apex at −h c A / μ
+    if (in.cohesion > 0 && in.friction == 0)
+      x->fail("a cohesion c > 0 needs a friction μ > 0 (the cohesive law is a Coulomb cone shifted by c/μ); "
+              "set \"friction\" or \"cohesion\": 0");
+  }
   return in;
+}
+
+// the interaction of a pair of materials: the pair's own, else the default one, else null
+const Interaction* find_interaction(const Scene& scene, const std::string& a, const std::string& b) {
+  const Interaction* fallback = nullptr;
+  for (const Interaction& in : scene.interactions) {
+    if (sorted_pair(in.material_a, in.material_b) == sorted_pair(a, b)) return &in;
+    if (in.material_a == kDefault) fallback = &in;
+  }
+  return fallback;
+}
+
+// cohesive laws (tensile_strength or cohesion > 0) bond rigid, fixed and driven bodies only
+void check_cohesive_bodies(const Value& root, const Scene& scene) {
+  for (const Body& fe : scene.bodies) {
+    if (!has_mesh(fe.model)) continue;
+    for (const Body& other : scene.bodies) {
+      const Interaction* in = find_interaction(scene, fe.material, other.material);
+      if (&other == &fe || in == nullptr || (in->cohesion <= 0 && in->tensile_strength <= 0)) continue;
+      root.document().fail("interactions",
+                           fmt::format("the interaction between materials \"{}\" and \"{}\" is cohesive "
+                                       "(tensile_strength or cohesion > 0), but body \"{}\" is a finite-element "
+                                       "body: cohesive joints bond rigid, fixed and driven bodies only; give this "
+                                       "pair its own interaction without cohesion",
+                                       fe.material, other.material, fe.name));
+    }
+  }
 }
 
 Probe read_probe(const Value& v, const std::vector<Body>& bodies) {
@@ -282,6 +318,7 @@ Scene read_scene_document(const detail::Document& doc) {
   }
 
   check_interactions(root, scene);
+  check_cohesive_bodies(root, scene);
   return scene;
 }
 

@@ -1,5 +1,6 @@
 #include "nscd/step/contact_solve.hpp"
 
+#include "nscd/step/cohesion.hpp"
 #include "nscd/step/contact_problem.hpp"
 
 #include "solvers/error_measure.hpp"
@@ -75,14 +76,18 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
 
 int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
   if (m.has_meshes()) return solve_coupled(m, s, ws);
+  const solvers::BodyCoupling* body_form = nullptr;
   if (m.step.solver.type != solvers::SolverType::Auto ||
       !solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()))) {
     ws.contacts.body_form = {};
-    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0);
   } else {
     build_body_form(m, ws);
-    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0, &ws.contacts.body_form);
+    body_form = &ws.contacts.body_form;
   }
+  // cohesion.hpp: the solve, again while bonds break
+  ws.contacts.bond_breaks = solve_cohesive(m, ws, [&] {
+    ws.contacts.solution = solvers::solve(ws.contacts.problem, m.step.solver, ws.r0, body_form);
+  });
   return 0;
 }
 

@@ -51,7 +51,7 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
             "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,load_work,projection_work,energy_error,"
-            "wall_seconds");
+            "bonds_intact,bonds_broken,wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 
   const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));
