@@ -33,6 +33,7 @@ enum class Bond { None, Intact, Broken };
 /// was no longer detected (separated beyond the alert distance).
 struct BondBreaks {
   int tension = 0, opening = 0, shear = 0, lost = 0;
+  std::vector<int> contacts;  // the active contacts whose bond broke, increasing
 
   int total() const { return tension + opening + shear + lost; }
 };

@@ -45,8 +45,8 @@ Eigen::VectorXd shifts(const Model& m, const std::vector<double>& area, StepWork
 }
 
 // eq. (5) on the intact contacts of `joint` with an area: marks those whose σ_i < −f_t broken;
-// returns how many
-int break_in_tension(const Model& m, const Joint& joint, const std::vector<double>& area, StepContacts& contacts) {
+// returns them
+std::vector<int> break_in_tension(const Model& m, const Joint& joint, const std::vector<double>& area, StepContacts& contacts) {
   std::vector<int> bonded;
   double A = 0, N = 0;
   Vec3 centroid = Vec3::Zero();
@@ -57,7 +57,7 @@ int break_in_tension(const Model& m, const Joint& joint, const std::vector<doubl
       N += contacts.solution.r[3 * static_cast<Eigen::Index>(i)] / m.step.h;
       centroid += area[i] * contacts.active[i].point.p_W;
     }
-  if (bonded.empty()) return 0;
+  if (bonded.empty()) return {};
   centroid /= A;
   // in the joint's plane, basis (t1, t2) of its first contact: I = Σ A_i d_i d_iᵀ, M = Σ F_i d_i
   const Mat3& R = contacts.active[joint.contacts.front()].point.R_WC;
@@ -79,11 +79,11 @@ int break_in_tension(const Model& m, const Joint& joint, const std::vector<doubl
     if (const double lambda = eigen.eigenvalues()[k]; lambda > kRankTolerance * eigen.eigenvalues()[1])
       g += eigen.eigenvectors().col(k).dot(M) / lambda * eigen.eigenvectors().col(k);
   const double f_t = contact_law(m, contacts.active[joint.contacts.front()].point).tensile_strength;
-  int broken = 0;
+  std::vector<int> broken;
   for (const int i : bonded)
     if (N / A + g.dot(offset(i)) < -f_t) {
       contacts.active.set_bond(i, Bond::Broken);
-      ++broken;
+      broken.push_back(i);
     }
   return broken;
 }
@@ -99,8 +99,14 @@ BondBreaks find_breaks(const Model& m, const std::vector<Joint>& joints, const s
     else if (u.tail<2>().norm() > kBondBreakVelocity) ++breaks.shear;
     else continue;
     contacts.active.set_bond(i, Bond::Broken);
+    breaks.contacts.push_back(i);
   }
-  for (const Joint& joint : joints) breaks.tension += break_in_tension(m, joint, area, contacts);
+  for (const Joint& joint : joints) {
+    const std::vector<int> broken = break_in_tension(m, joint, area, contacts);
+    breaks.tension += static_cast<int>(broken.size());
+    breaks.contacts.insert(breaks.contacts.end(), broken.begin(), broken.end());
+  }
+  std::sort(breaks.contacts.begin(), breaks.contacts.end());
   return breaks;
 }
 
@@ -108,6 +114,10 @@ void add(BondBreaks& total, const BondBreaks& more) {
   total.tension += more.tension;
   total.opening += more.opening;
   total.shear += more.shear;
+  std::vector<int> contacts;
+  std::merge(total.contacts.begin(), total.contacts.end(), more.contacts.begin(), more.contacts.end(),
+             std::back_inserter(contacts));
+  total.contacts = std::move(contacts);
 }
 
 }  // namespace
@@ -176,8 +186,7 @@ int commit_bonds(State& s, const ActiveContacts& active) {
 
 std::string describe_breaks(const Model& m, double t, const ActiveContacts& active, const BondBreaks& breaks) {
   std::set<std::pair<int, int>> pairs;
-  for (const ActiveContact& c : active)
-    if (c.bond == Bond::Broken) pairs.emplace(c.point.a, c.point.b);
+  for (const int i : breaks.contacts) pairs.emplace(active[i].point.a, active[i].point.b);
   std::string between;
   for (const auto& [a, b] : pairs)
     between += fmt::format("{}\"{}\"–\"{}\"", between.empty() ? "" : ", ", m.bodies[a].name, m.bodies[b].name);
