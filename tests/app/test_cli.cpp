@@ -427,4 +427,15 @@ TEST(Cli, ValidatePrintsTheDrivenBodiesPeaks) {
       << r.output;
 }
 
+TEST(Cli, CohesionWithoutFrictionIsRefusedWithCode2) {
+  const fs::path dir = fresh_dir("cohesion_without_friction");
+  std::string scene = box_scene();
+  const std::string friction = R"("friction": 0.5})";
+  scene.replace(scene.find(friction), friction.size(), R"("friction": 0, "cohesion": 1e4})");
+  const Result r = run_nscd("run " + write_scene(dir, scene).string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("interactions[0].cohesion: a cohesion c > 0 needs a friction μ > 0"), std::string::npos)
+      << r.output;
+}
+
 }  // namespace
