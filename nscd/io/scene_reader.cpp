@@ -156,31 +156,17 @@ Interaction read_interaction(const Value& v, const std::map<std::string, Materia
   return in;
 }
 
-// the interaction of a pair of materials: the pair's own, else the default one, else null
-const Interaction* find_interaction(const Scene& scene, const std::string& a, const std::string& b) {
-  const Interaction* fallback = nullptr;
-  for (const Interaction& in : scene.interactions) {
-    if (sorted_pair(in.material_a, in.material_b) == sorted_pair(a, b)) return &in;
-    if (in.material_a == kDefault) fallback = &in;
-  }
-  return fallback;
-}
-
-// cohesive laws (tensile_strength or cohesion > 0) bond rigid, fixed and driven bodies only
+// cohesive laws (tensile_strength or cohesion > 0) bond rigid, fixed and driven bodies: a scene
+// with one needs all its bodies so
 void check_cohesive_bodies(const Value& root, const Scene& scene) {
-  for (const Body& fe : scene.bodies) {
-    if (!has_mesh(fe.model)) continue;
-    for (const Body& other : scene.bodies) {
-      const Interaction* in = find_interaction(scene, fe.material, other.material);
-      if (&other == &fe || in == nullptr || (in->cohesion <= 0 && in->tensile_strength <= 0)) continue;
-      root.document().fail("interactions",
-                           fmt::format("the interaction between materials \"{}\" and \"{}\" is cohesive "
-                                       "(tensile_strength or cohesion > 0), but body \"{}\" is a finite-element "
-                                       "body: cohesive joints bond rigid, fixed and driven bodies only; give this "
-                                       "pair its own interaction without cohesion",
-                                       fe.material, other.material, fe.name));
-    }
-  }
+  const auto cohesive = std::find_if(scene.interactions.begin(), scene.interactions.end(),
+                                     [](const Interaction& in) { return in.cohesion > 0 || in.tensile_strength > 0; });
+  const auto fe = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const Body& b) { return has_mesh(b.model); });
+  if (cohesive == scene.interactions.end() || fe == scene.bodies.end()) return;
+  root.at("interactions").items()[static_cast<std::size_t>(cohesive - scene.interactions.begin())].fail(fmt::format(
+      "this interaction is cohesive (tensile_strength or cohesion > 0), but body \"{}\" is a finite-element body "
+      "({}): cohesive joints need a scene of rigid, fixed and driven bodies only",
+      fe->name, to_string(fe->model)));
 }
 
 Probe read_probe(const Value& v, const std::vector<Body>& bodies) {

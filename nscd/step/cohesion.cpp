@@ -1,6 +1,5 @@
 #include "nscd/step/cohesion.hpp"
 
-#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/joints.hpp"
 
 #include <fmt/format.h>
@@ -44,46 +43,55 @@ Eigen::VectorXd shifts(const Model& m, const std::vector<double>& area, StepWork
   return s;
 }
 
-// eq. (5) on the intact contacts of `joint` with an area: marks those whose σ_i < −f_t broken;
-// returns them
-std::vector<int> break_in_tension(const Model& m, const Joint& joint, const std::vector<double>& area, StepContacts& contacts) {
-  std::vector<int> bonded;
+// eq. (5)'s σ_k at the contacts `bonded` of one joint (intact, with an area) [Pa]
+std::vector<double> navier_stresses(const Model& m, const std::vector<int>& bonded, const std::vector<double>& area,
+                                    const StepContacts& contacts) {
+  const auto force = [&](int k) { return contacts.solution.r[3 * static_cast<Eigen::Index>(k)] / m.step.h; };
   double A = 0, N = 0;
   Vec3 centroid = Vec3::Zero();
-  for (const int i : joint.contacts)
-    if (contacts.active[i].bond == Bond::Intact && area[i] > 0) {
-      bonded.push_back(i);
-      A += area[i];
-      N += contacts.solution.r[3 * static_cast<Eigen::Index>(i)] / m.step.h;
-      centroid += area[i] * contacts.active[i].point.p_W;
-    }
-  if (bonded.empty()) return {};
+  for (const int k : bonded) {
+    A += area[k];
+    N += force(k);
+    centroid += area[k] * contacts.active[k].point.p_W;
+  }
   centroid /= A;
-  // in the joint's plane, basis (t1, t2) of its first contact: I = Σ A_i d_i d_iᵀ, M = Σ F_i d_i
-  const Mat3& R = contacts.active[joint.contacts.front()].point.R_WC;
-  Eigen::Matrix2d I = Eigen::Matrix2d::Zero();
-  Eigen::Vector2d M = Eigen::Vector2d::Zero();
-  auto offset = [&](int i) {
-    const Vec3 d = contacts.active[i].point.p_W - centroid;
+  // d_k in the joint's plane, basis (t1, t2) of its first contact
+  const Mat3& R = contacts.active[bonded.front()].point.R_WC;
+  const auto offset = [&](int k) {
+    const Vec3 d = contacts.active[k].point.p_W - centroid;
     return Eigen::Vector2d(d.dot(R.col(1)), d.dot(R.col(2)));
   };
-  for (const int i : bonded) {
-    const Eigen::Vector2d d = offset(i);
-    I += area[i] * d * d.transpose();
-    M += contacts.solution.r[3 * static_cast<Eigen::Index>(i)] / m.step.h * d;
+  Eigen::Matrix2d I = Eigen::Matrix2d::Zero();
+  Eigen::Vector2d M = Eigen::Vector2d::Zero();
+  for (const int k : bonded) {
+    I += area[k] * offset(k) * offset(k).transpose();
+    M += force(k) * offset(k);
   }
   // g = I⁺ M: I's null directions (contacts on a line, or one contact) carry no gradient
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eigen(I);
   Eigen::Vector2d g = Eigen::Vector2d::Zero();
-  for (int k = 0; k < 2; ++k)
-    if (const double lambda = eigen.eigenvalues()[k]; lambda > kRankTolerance * eigen.eigenvalues()[1])
-      g += eigen.eigenvectors().col(k).dot(M) / lambda * eigen.eigenvectors().col(k);
-  const double f_t = contact_law(m, contacts.active[joint.contacts.front()].point).tensile_strength;
-  std::vector<int> broken;
-  for (const int i : bonded)
-    if (N / A + g.dot(offset(i)) < -f_t) {
-      contacts.active.set_bond(i, Bond::Broken);
-      broken.push_back(i);
+  for (int j = 0; j < 2; ++j)
+    if (const double lambda = eigen.eigenvalues()[j]; lambda > kRankTolerance * eigen.eigenvalues()[1])
+      g += eigen.eigenvectors().col(j).dot(M) / lambda * eigen.eigenvectors().col(j);
+  std::vector<double> sigma;
+  for (const int k : bonded) sigma.push_back(N / A + g.dot(offset(k)));
+  return sigma;
+}
+
+// eq. (5) on the intact contacts of `joint` with an area: marks those whose σ_k < −f_t broken;
+// returns them
+std::vector<int> break_in_tension(const Model& m, const Joint& joint, const std::vector<double>& area,
+                                  StepContacts& contacts) {
+  std::vector<int> bonded, broken;
+  for (const int k : joint.contacts)
+    if (contacts.active[k].bond == Bond::Intact && area[k] > 0) bonded.push_back(k);
+  if (bonded.empty()) return broken;
+  const double f_t = contact_law(m, contacts.active[bonded.front()].point).tensile_strength;
+  const std::vector<double> sigma = navier_stresses(m, bonded, area, contacts);
+  for (std::size_t j = 0; j < bonded.size(); ++j)
+    if (sigma[j] < -f_t) {
+      contacts.active.set_bond(bonded[j], Bond::Broken);
+      broken.push_back(bonded[j]);
     }
   return broken;
 }
@@ -124,8 +132,7 @@ void add(BondBreaks& total, const BondBreaks& more) {
 
 Bond bond_state(const Model& m, const State& s, const contact::ContactPoint& c) {
   if (s.step == 0)
-    return contact_law(m, c).cohesive() && c.gap <= m.step.activation_gap && !has_mesh_side(m, c) ? Bond::Intact
-                                                                                                  : Bond::None;
+    return contact_law(m, c).cohesive() && c.gap <= m.step.activation_gap ? Bond::Intact : Bond::None;
   if (std::binary_search(s.bonds.begin(), s.bonds.end(), key(c))) return Bond::Intact;
   if (std::binary_search(s.broken_bonds.begin(), s.broken_bonds.end(), key(c))) return Bond::Broken;
   return Bond::None;

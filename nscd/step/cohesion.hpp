@@ -5,8 +5,8 @@
 /// they break.
 ///
 /// Bonds. A contact is bonded when it touches (gap ≤ the activation gap) at the first step
-/// (t = 0) between two bodies without a mesh (rigid, fixed, driven) whose interaction has c > 0
-/// or f_t > 0; State::bonds keeps the intact ones, keyed by (a, b, feature). Contacts formed
+/// (t = 0) between two bodies whose interaction has c > 0 or f_t > 0 (rigid scenes only: the
+/// scene reader refuses cohesion in a scene with a finite-element body); State::bonds keeps the intact ones, keyed by (a, b, feature). Contacts formed
 /// later are never bonded, and a broken bond never heals. A bonded contact is never a gap row
 /// (contact_problem.hpp eq. (2)): a bond holds its bodies together whatever their free motion.
 /// Contact i of a joint (joints.hpp) carries the strength of its tributary area A_i (joints.hpp

@@ -4,7 +4,8 @@
 /// stages 3–4 (contact_problem.hpp), into ws.contacts.solution.
 ///
 /// On a rigid scene, one solve by the scene's solver (solvers/solve.hpp), given the body form
-/// (M, H) when `auto` can use its Newton stage. With finite-element bodies, Algorithm 1 of
+/// (M, H) when `auto` can use its Newton stage; with intact cohesive bonds, on the shifted
+/// problem of cohesion.hpp, again while bonds break (ws.contacts.bond_breaks). With finite-element bodies, Algorithm 1 of
 /// [Lozovskiy & Dubois 2016]: outer iterations on r, each followed by the inner loop (the Rotator
 /// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. With
 /// NLGS (and `auto`, whose first stage is NLGS) an outer iteration is one sweep, as in the paper;

@@ -472,21 +472,16 @@ TEST_F(SceneReaderTest, RejectsBadCohesiveInteractions) {
   EXPECT_HAS(cohesive(R"({"residual_friction": -0.1})"), "interactions[1].residual_friction: expected a number ≥ 0");
   EXPECT_HAS(cohesive(R"({"friction": 0, "cohesion": 1e4})"),
              "interactions[1].cohesion: a cohesion c > 0 needs a friction μ > 0");
-  // a finite-element body under a cohesive interaction
+  // a finite-element body in a scene with a cohesive interaction, even of another pair
   const std::string e = error_of([](json& s) {
-    s["interactions"][1]["cohesion"] = 1e4;
+    s["interactions"][0]["cohesion"] = 1e4;
     s["materials"]["stone"]["young"] = 1e9;
     s["materials"]["stone"]["poisson"] = 0.2;
     s["bodies"][1]["model"] = "ffr";
     s["bodies"][1]["elements"] = {2, 2, 2};
-    s["bodies"].push_back(s["bodies"][1]);
-    s["bodies"][2]["name"] = "other";
-    s["bodies"][2]["model"] = "rigid";
-    s["bodies"][2].erase("elements");
-    s["bodies"][2]["position"] = {3, 0, 0.5};
   });
-  EXPECT_HAS(e, "scene.json: interactions: the interaction between materials \"stone\" and \"stone\" is cohesive");
-  EXPECT_HAS(e, "body \"block\" is a finite-element body");
+  EXPECT_HAS(e, "scene.json: interactions[0]: this interaction is cohesive");
+  EXPECT_HAS(e, "body \"block\" is a finite-element body (ffr)");
 }
 
 TEST_F(SceneReaderTest, RejectsInconsistentBodies) {

@@ -6,9 +6,11 @@
 #include "scene_builder.hpp"
 
 #include "nscd/step/cohesion.hpp"
+#include "nscd/step/energy_balance.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace nscd {
@@ -119,6 +121,20 @@ TEST_P(PushedGluedBlock, SlidesAboveCohesionPlusFrictionAndStaysFrictional) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, PushedGluedBlock, ::testing::Values("nlgs", "nsn", "prox", "auto", "ccp", "lcp"));
+
+TEST(Cohesion, EnergyBalanceStaysClosedAcrossTheBreak) {
+  // the pushed block at 1.05 of its limit: the bonds break at once and the load's work goes into
+  // kinetic energy and friction; ε stays at round-off of the work done
+  test::Simulation sim(pushed_block("nlgs", 1.05));
+  EnergyBalance e = start_energy_balance(sim.model, sim.state);
+  for (long n = 0; n < sim.model.n_steps; ++n) {
+    const StepStartVelocities start = step_start_velocities(sim.state);
+    ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+    add_step(e, sim.model, start, sim.state, sim.workspace.contacts);
+  }
+  EXPECT_GT(e.friction, 0);
+  EXPECT_LT(std::abs(e.error()), 1e-9 * e.load_work);
+}
 
 TEST(Cohesion, ContactsFormedLaterAreNeverBonded) {
   // a block dropped from 1 mm onto a glued slab: its contacts form at t > 0 and stay frictional
