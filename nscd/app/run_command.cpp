@@ -10,6 +10,7 @@
 #include "nscd/io/checkpoint.hpp"
 #include "nscd/io/scene.hpp"
 #include "nscd/io/scene_checks.hpp"
+#include "nscd/step/cohesion.hpp"
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/stepper.hpp"
 
@@ -63,6 +64,8 @@ StepReport run_steps(const RunOptions& o, const Model& m, State& s, StepWorkspac
     const StepStartVelocities start = step_start_velocities(s);
     report = step(m, s, ws);
     if (report.status != StepStatus::Ok) break;
+    if (ws.contacts.bond_breaks.total() > 0)
+      logger().info("{}", describe_breaks(m, s.t, ws.contacts.active, ws.contacts.bond_breaks));
     files.after_step(start, s, ws.contacts, report,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                      diagnostics);

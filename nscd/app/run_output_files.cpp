@@ -36,12 +36,15 @@ void warn_large_strain_once(RunDiagnostics& d, const Model& m, const State& s) {
 }
 
 // the step's contact problem and solution, replayable with `nscd solve` (a step without
-// contacts has no problem: FCLIB cannot store an empty one)
+// contacts has no problem: FCLIB cannot store an empty one); with cohesive bonds, the shifted
+// problem solved and its solution r̃ = r + s (nscd/step/cohesion.hpp eq. (3))
 void dump_problem(const RunOutputOptions& o, const State& s, const StepContacts& contacts) {
   if (!o.dump_every || s.step % *o.dump_every != 0 || contacts.problem.nc() == 0) return;
   // with the body form when the step had one (rigid bodies, solver auto): a global problem
   io::write_fclib_solution(o.dir / fmt::format("problem_{:06d}.hdf5", s.step), contacts.problem,
-                           contacts.solution.r, contacts.solution.u,
+                           contacts.cohesion_shift.size() == 0 ? contacts.solution.r
+                                                               : Eigen::VectorXd(contacts.solution.r + contacts.cohesion_shift),
+                           contacts.solution.u,
                            contacts.has_body_form() ? &contacts.body_form : nullptr);
 }
 

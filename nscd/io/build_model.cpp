@@ -155,6 +155,17 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   return o;
 }
 
+// the law of an interaction; the residual friction defaults to the friction
+ContactLaw contact_law(const Interaction& in) {
+  return {.friction = in.friction,
+          .restitution = in.restitution,
+          .defined = true,
+          .rolling_resistance = in.rolling_resistance,
+          .tensile_strength = in.tensile_strength,
+          .cohesion = in.cohesion,
+          .residual_friction = in.residual_friction.value_or(in.friction)};
+}
+
 // the materials' names and the contact law table over their pairs; returns each name's index
 std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   std::map<std::string, int> material_index;
@@ -166,7 +177,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   m.laws.assign(nm * nm, ContactLaw{});
   for (const Interaction& interaction : scene.interactions) {
     if (interaction.material_a == "default") continue;
-    const ContactLaw law{interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
+    const ContactLaw law = contact_law(interaction);
     const int ia = material_index.at(interaction.material_a), ib = material_index.at(interaction.material_b);
     m.laws[ia * nm + ib] = law;
     m.laws[ib * nm + ia] = law;
@@ -175,7 +186,7 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
   for (const Interaction& interaction : scene.interactions)
     if (interaction.material_a == "default")
       for (ContactLaw& entry : m.laws)
-        if (!entry.defined) entry = {interaction.friction, interaction.restitution, true, interaction.rolling_resistance};
+        if (!entry.defined) entry = contact_law(interaction);
   return material_index;
 }
 
@@ -303,8 +314,10 @@ std::optional<PenaltyLaw> penalty_law(const Scene& scene, const Model& m) {
   double max_friction = 0;
   for (const ContactLaw& law : m.laws) {
     max_friction = std::max(max_friction, law.friction);
-    NSCD_THROW_UNLESS(law.rolling_resistance == 0, "{}: rolling resistance is a law of the nscd contact model, not "
-                      "of penalty contact; remove \"rolling_resistance\" from the interactions", where);
+    NSCD_THROW_UNLESS(law.rolling_resistance == 0 && !law.cohesive(),
+                      "{}: rolling resistance and cohesive joints are laws of the nscd contact model, not of penalty "
+                      "contact; remove \"rolling_resistance\", \"cohesion\" and \"tensile_strength\" from the "
+                      "interactions", where);
   }
   const PenaltyLaw law{*c.stiffness, c.damping,
                        c.regularisation_velocity.value_or(scene.time.step * max_friction * scene.gravity.norm())};

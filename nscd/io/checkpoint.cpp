@@ -101,6 +101,35 @@ long total_dofs(const std::vector<Body>& bodies) {
   return n;
 }
 
+// bonds as datasets `name` (n × 2 int32: a, b) and `name`_feature (n int64: the features' bits)
+void write_bonds(hid_t f, const std::string& name, const std::vector<BondKey>& bonds) {
+  std::vector<std::int32_t> bodies;
+  std::vector<std::int64_t> features;
+  for (const BondKey& bond : bonds) {
+    bodies.insert(bodies.end(), {bond.a, bond.b});
+    features.push_back(static_cast<std::int64_t>(bond.feature));
+  }
+  write_dataset(f, name.c_str(), bodies, 2);
+  write_dataset(f, (name + "_feature").c_str(), features);
+}
+
+// the bonds of write_bonds, checked: bodies a < b of the scene, sorted
+std::vector<BondKey> read_bonds(hid_t f, const fs::path& file, const std::string& name, long nb) {
+  const std::vector<std::int32_t> bodies = read_dataset<std::int32_t>(f, file, name.c_str(), -1, 2);
+  const long n = static_cast<long>(bodies.size() / 2);
+  const std::vector<std::int64_t> features = read_dataset<std::int64_t>(f, file, (name + "_feature").c_str(), n);
+  std::vector<BondKey> bonds;
+  for (long i = 0; i < n; ++i) {
+    const BondKey bond{bodies[2 * i], bodies[2 * i + 1], static_cast<std::uint64_t>(features[i])};
+    if (bond.a < 0 || bond.b >= nb || bond.a >= bond.b || (i > 0 && !(bonds.back() < bond)))
+      throw InputError(fmt::format("{}: not a checkpoint of this scene: {}[{}] joins bodies {} and {} (expected "
+                                   "a < b < {}, in increasing order)",
+                                   file.string(), name, i, bond.a, bond.b, nb));
+    bonds.push_back(bond);
+  }
+  return bonds;
+}
+
 }  // namespace
 
 void write_checkpoint(const fs::path& file, const Checkpoint& c) {
@@ -132,6 +161,8 @@ void write_checkpoint(const fs::path& file, const Checkpoint& c) {
     }
     write_dataset(f, "warm_bodies", warm_bodies, 2);
     write_dataset(f, "warm_values", warm_values, 6);
+    write_bonds(f, "bonds", s.bonds);
+    write_bonds(f, "broken_bonds", s.broken_bonds);
     write_dataset(f, "scene_sha256", std::vector<unsigned char>(c.scene_sha256.begin(), c.scene_sha256.end()));
     write_dataset(f, "output_times", c.output.times);
     write_dataset(f, "output_sizes",
@@ -193,6 +224,8 @@ Checkpoint read_checkpoint(const fs::path& file, const Model& m) {
     w.r_W = Vec3(warm_values[6 * i + 3], warm_values[6 * i + 4], warm_values[6 * i + 5]);
     s.warm.push_back(w);
   }
+  s.bonds = read_bonds(f, file, "bonds", nb);
+  s.broken_bonds = read_bonds(f, file, "broken_bonds", nb);
   c.output.times = read_dataset<double>(f, file, "output_times", -1);
   const std::vector<std::int64_t> sizes = read_dataset<std::int64_t>(f, file, "output_sizes", 4);
   c.output.history_bytes = static_cast<std::uintmax_t>(sizes[0]);

@@ -2,17 +2,19 @@
 /// @file
 /// Checkpoints of a run (docs/commands.md, `--checkpoint-interval`, `--restart`): the whole
 /// State (time, step, every body's pose and velocities, the FFR and TL nodal ψ and λ, last step's
-/// contacts and impulses for the warm start) and where the output stands, in an HDF5 file
+/// contacts and impulses for the warm start, the cohesive bonds) and where the output stands, in an HDF5 file
 /// (Debian's libhdf5). Doubles are stored bit for bit, so a run restarted from a checkpoint
 /// continues exactly as the uninterrupted run would have.
 ///
 /// Layout (format 3): datasets `format`, `step` (int64), `t`, `x` (nb × 3), `q` (nb × 4, w x y z),
 /// `v`, `w` (nb × 3), `psi`, `lambda` (the FFR bodies' vectors end to end), `tl_psi`,
 /// `tl_lambda` (the TL and linear bodies' absolute nodal vectors end to end), `warm_bodies`
-/// (n × 2 int32), `warm_values` (n × 6: p_A, r_W), `scene_sha256` (64 chars), `output_times`,
-/// `output_sizes` (history, bodies, probes, joints bytes), `output_fixed`, `non_converged`,
-/// `energy` (EnergyBalance's kinetic, gravitational, elastic, initial, friction, impacts, damping,
-/// driven_work, load_work, projection_work).
+/// (n × 2 int32), `warm_values` (n × 6: p_A, r_W), `bonds`, `broken_bonds` (the cohesive
+/// bonds, n × 2 int32: a, b) with `bonds_feature`, `broken_bonds_feature` (n int64: the
+/// features' bits), `scene_sha256` (64 chars), `output_times`, `output_sizes` (history, bodies,
+/// probes, joints bytes), `output_fixed`, `non_converged`, `energy` (EnergyBalance's kinetic,
+/// gravitational, elastic, initial, friction, impacts, damping, driven_work, load_work,
+/// projection_work).
 
 #include "nscd/io/output_writer.hpp"
 #include "nscd/step/energy_balance.hpp"

@@ -82,6 +82,7 @@ struct HistoryRow {
   double gravitational_energy = 0, elastic_energy = 0;
   double friction_dissipated = 0, impact_dissipated = 0, damping_dissipated = 0;
   double driven_work = 0, load_work = 0, projection_work = 0, energy_error = 0;
+  long bonds_intact = 0, bonds_broken = 0;  // cohesive bonds: intact now, broken since t = 0
   double wall_seconds = 0;  // last: the one column no two runs share
 };
 

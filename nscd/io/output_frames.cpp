@@ -174,7 +174,7 @@ HistoryRow history_row(const Model& m, const State& s, const StepReport& report,
           report.inner_iterations, solver_stage_name(m, report),
           report.solver_factorizations, energy.gravitational, energy.elastic, energy.friction,
           energy.impacts, energy.damping, energy.driven_work, energy.load_work, energy.projection_work, energy.error(),
-          wall_seconds};
+          static_cast<long>(s.bonds.size()), static_cast<long>(s.broken_bonds.size()), wall_seconds};
 }
 
 std::vector<BodyRow> body_rows(const Model& m, const State& s) {

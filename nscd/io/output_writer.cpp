@@ -18,7 +18,7 @@ constexpr const char* kHistoryHeader =
     "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
     "inner_iterations,solver_stage,solver_factorizations,"
     "gravitational_energy,elastic_energy,friction_dissipated,impact_dissipated,damping_dissipated,driven_work,"
-    "load_work,projection_work,energy_error,wall_seconds";
+    "load_work,projection_work,energy_error,bonds_intact,bonds_broken,wall_seconds";
 constexpr const char* kBodiesHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 constexpr const char* kProbesHeader = "time,probe,x,y,z,ux,uy,uz";
 constexpr const char* kJointsHeader =
@@ -221,12 +221,12 @@ void OutputWriter::write_fixed_bodies(const BodyMeshFrame& fixed) {
 void OutputWriter::append_history(const HistoryRow& row) {
   if (!m_csv) return;
   fmt::memory_buffer buffer;
-  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+  fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                  row.step, time_text(row.time), row.kinetic_energy, row.potential_energy, row.n_contacts,
                  row.max_penetration, row.solver_iterations, row.solver_error, row.inner_iterations, row.solver_stage,
                  row.solver_factorizations, row.gravitational_energy, row.elastic_energy, row.friction_dissipated,
                  row.impact_dissipated, row.damping_dissipated, row.driven_work, row.load_work, row.projection_work,
-                 row.energy_error, row.wall_seconds);
+                 row.energy_error, row.bonds_intact, row.bonds_broken, row.wall_seconds);
   write_buffer(m_history, buffer);
 }
 

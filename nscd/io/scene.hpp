@@ -65,6 +65,9 @@ struct Interaction {
   double friction = 0.0;               // μ ≥ 0
   double restitution = 0.0;            // Newton e ∈ [0, 1]
   double rolling_resistance = 0.0;     // μ_r ≥ 0 (nscd/step/rolling_resistance.hpp)
+  double tensile_strength = 0.0;       // f_t ≥ 0 [Pa] of bonded contacts (nscd/step/cohesion.hpp)
+  double cohesion = 0.0;               // c ≥ 0 [Pa] of bonded contacts
+  std::optional<double> residual_friction;  // μ_res ≥ 0 of broken bonds; unset: friction
 };
 
 struct BoxShape { Vec3 size; };

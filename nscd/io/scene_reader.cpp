@@ -135,7 +135,8 @@ std::map<std::string, Material> read_materials(const Value& v) {
 
 // {"materials": ["a", "b"], ...} or {"materials": "default", ...}
 Interaction read_interaction(const Value& v, const std::map<std::string, Material>& materials) {
-  v.expect_keys({"materials", "friction", "restitution", "rolling_resistance"});
+  v.expect_keys({"materials", "friction", "restitution", "rolling_resistance", "tensile_strength", "cohesion",
+                 "residual_friction"});
   Interaction in;
   const Value pair = v.at("materials");
   constexpr std::string_view kExpected = "a pair of material names [\"a\", \"b\"] or \"default\"";
@@ -156,9 +157,20 @@ Interaction read_interaction(const Value& v, const std::map<std::string, Materia
   in.friction = v.at("friction").non_negative();
   if (const auto x = v.find("restitution")) in.restitution = x->number_in(0.0, 1.0);
   if (const auto x = v.find("rolling_resistance")) in.rolling_resistance = x->non_negative();
+  if (const auto x = v.find("tensile_strength")) in.tensile_strength = x->non_negative();
+  if (const auto x = v.find("residual_friction")) in.residual_friction = x->non_negative();
+  if (const auto x = v.find("cohesion")) {
+    in.cohesion = x->non_negative();
+    // the shifted cone of nscd/step/cohesion.hpp has its apex at −h c A / μ
+    if (in.cohesion > 0 && in.friction == 0)
+      x->fail("a cohesion c > 0 needs a friction μ > 0 (the cohesive law is a Coulomb cone shifted by c/μ); "
+              "set \"friction\" or \"cohesion\": 0");
+  }
   return in;
 }
 
+// cohesive laws (tensile_strength or cohesion > 0) bond rigid, fixed and driven bodies: a scene
+// with one needs all its bodies so
 Probe read_probe(const Value& v, const std::vector<Body>& bodies) {
   v.expect_keys({"name", "body", "point", "region"});
   Probe p;
@@ -243,14 +255,26 @@ void check_interactions(const Value& root, const Scene& scene) {
 
 // rolling resistance acts on rigid scenes only (nscd/step/rolling_resistance.hpp): a nonzero
 // coefficient with a finite-element body in the scene fails at the coefficient
-void check_rolling_resistance(const Value& root, const Scene& scene) {
+// rolling resistance and cohesion (the laws of nscd/step/rolling_resistance.hpp and cohesion.hpp)
+// need a scene of rigid, fixed and driven bodies, and do not go together
+void check_rolling_and_cohesion(const Value& root, const Scene& scene) {
   const auto meshed = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const Body& b) { return has_mesh(b.model); });
-  if (meshed == scene.bodies.end()) return;
-  for (std::size_t i = 0; i < scene.interactions.size(); ++i)
-    if (scene.interactions[i].rolling_resistance > 0)
-      root.at("interactions").items()[i].at("rolling_resistance").fail(fmt::format(
-          "rolling resistance needs a scene of rigid, fixed and driven bodies, but body \"{}\" has the finite-element "
-          "model \"{}\"; set it to 0 or make that body rigid", meshed->name, to_string(meshed->model)));
+  const auto rolling = [](const Interaction& in) { return in.rolling_resistance > 0; };
+  const auto cohesive = [](const Interaction& in) { return in.cohesion > 0 || in.tensile_strength > 0; };
+  const bool any_rolling = std::any_of(scene.interactions.begin(), scene.interactions.end(), rolling);
+  for (std::size_t i = 0; i < scene.interactions.size(); ++i) {
+    const Interaction& in = scene.interactions[i];
+    if (!rolling(in) && !cohesive(in)) continue;
+    const Value key = root.at("interactions").items()[i].at(
+        rolling(in) ? "rolling_resistance" : in.cohesion > 0 ? "cohesion" : "tensile_strength");
+    const char* what = rolling(in) ? "rolling resistance" : "a cohesive interaction";
+    if (meshed != scene.bodies.end())
+      key.fail(fmt::format("{} needs a scene of rigid, fixed and driven bodies, but body \"{}\" has the "
+                            "finite-element model \"{}\"; remove it or make that body rigid",
+                            what, meshed->name, to_string(meshed->model)));
+    if (cohesive(in) && any_rolling)
+      key.fail("cohesive joints and rolling resistance cannot be combined in one scene; remove one of them");
+  }
 }
 
 // the scene of a parsed document; its file name gives the default name and the folder of meshes
@@ -307,7 +331,7 @@ Scene read_scene_document(const detail::Document& doc) {
   }
 
   check_interactions(root, scene);
-  check_rolling_resistance(root, scene);
+  check_rolling_and_cohesion(root, scene);
   return scene;
 }
 

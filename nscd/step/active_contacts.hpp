@@ -25,12 +25,26 @@
 
 namespace nscd {
 
+/// The cohesive state of a contact (cohesion.hpp): not bonded, bonded and intact through this
+/// step, or bonded and broken (in this step or before: frictional, with μ_res).
+enum class Bond { None, Intact, Broken };
+
+/// The bonds a step broke, per mode of cohesion.hpp eq. (4); `lost`: intact bonds whose contact
+/// was no longer detected (separated beyond the alert distance).
+struct BondBreaks {
+  int tension = 0, opening = 0, shear = 0, lost = 0;
+  std::vector<int> contacts;  // the active contacts whose bond broke, increasing
+
+  int total() const { return tension + opening + shear + lost; }
+};
+
 /// One contact of the step's problem.
 struct ActiveContact {
   contact::ContactPoint point;       // as detected: frame, and gap at the start of the step
   std::array<MeshSide, 2> sides{};   // material points of the sides on a mesh (side 0: body a)
   Vec3 u_old = Vec3::Zero();         // relative velocity at the start of the step, contact frame [m/s]
   bool gap_row = false;              // a gap row of stage 3, not a contact activated by the predicted gap
+  Bond bond = Bond::None;            // set by stages 3 and 5 (cohesion.hpp)
 };
 
 class ActiveContacts {
@@ -45,6 +59,8 @@ class ActiveContacts {
   /// relinearise in place.
   const ContactJacobian& jacobian(int i) const { return m_jacobians[i]; }
   ContactJacobian& jacobian(int i) { return m_jacobians[i]; }
+  /// Contact i's cohesive state, which stage 5 changes when its bond breaks (cohesion.hpp).
+  void set_bond(int i, Bond bond) { m_contacts[i].bond = bond; }
   /// All of them, aligned with the contacts, for assemble_delassus.
   const std::vector<ContactJacobian>& jacobians() const { return m_jacobians; }
 
@@ -73,6 +89,8 @@ struct StepContacts {
   solvers::BodyCoupling body_form;    // M and H of rigid scenes when the solver can use them, else empty
   solvers::SolverResult solution;     // r, u, and how the solver got there
   std::vector<RollingImpulse> rolling;  // at the contacts with rolling resistance, in contact order
+  Eigen::VectorXd cohesion_shift;     // s of cohesion.hpp eq. (1) (problem's q is q − W s), empty without bonds
+  BondBreaks bond_breaks;             // the bonds the step broke
 
   /// Whether body_form is the problem's (solvers/body_coupling.hpp eq. (1)).
   bool has_body_form() const { return problem.nc() > 0 && body_form.nc() == problem.nc(); }

@@ -1,6 +1,7 @@
 #include "nscd/step/contact_problem.hpp"
 
 #include "nscd/core/error.hpp"
+#include "nscd/step/cohesion.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -153,11 +154,12 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
     u_free += deformation_velocity(m, s, ws, c, sides, true);
   }
   const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
-  const bool gap_row = g_pred > m.step.activation_gap;
+  const Bond bond = bond_state(m, s, c);  // an intact bond is never a gap row (cohesion.hpp)
+  const bool gap_row = bond != Bond::Intact && g_pred > m.step.activation_gap;
   if (gap_row && !(m.step.projection && !has_mesh_side(m, c))) return;
   NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
                                                                                // scenes with a missing interaction
-  ws.contacts.active.add({c, sides, u_old, gap_row}, J);
+  ws.contacts.active.add({c, sides, u_old, gap_row, bond}, J);
 }
 
 }  // namespace
@@ -227,7 +229,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   for (int i = 0; i < nc; ++i) {
     const contact::ContactPoint& c = active[i].point;
     problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
-    problem.mu[i] = m.law(m.bodies[c.a].material, m.bodies[c.b].material).friction;
+    problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);
   }
   assemble(m, ws);
 }

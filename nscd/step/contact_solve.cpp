@@ -1,5 +1,6 @@
 #include "nscd/step/contact_solve.hpp"
 
+#include "nscd/step/cohesion.hpp"
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/penalty_contact.hpp"
 #include "nscd/step/rolling_resistance.hpp"
@@ -91,7 +92,9 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
   const auto solve = [&](const Eigen::VectorXd& r0) {
     return solvers::solve(ws.contacts.problem, m.step.solver, r0, body_form ? &ws.contacts.body_form : nullptr);
   };
-  ws.contacts.solution = solve(ws.r0);
+  // cohesion.hpp: the solve, again while bonds break (a scene has bonds or rolling resistance,
+  // not both: the scene reader refuses the two together)
+  ws.contacts.bond_breaks = solve_cohesive(m, ws, [&] { ws.contacts.solution = solve(ws.r0); });
   resist_rolling(m, ws, solve);
   return 0;
 }

@@ -4,8 +4,10 @@
 /// stages 3–4 (contact_problem.hpp), into ws.contacts.solution.
 ///
 /// On a rigid scene, one solve by the scene's solver (solvers/solve.hpp), given the body form
-/// (M, H) when `auto` can use its Newton stage; with rolling resistance in an interaction, then
-/// the passes of rolling_resistance.hpp, each with a solve of the same kind. With finite-element bodies, Algorithm 1 of
+/// (M, H) when `auto` can use its Newton stage; with intact cohesive bonds, on the shifted
+/// problem of cohesion.hpp, again while bonds break (ws.contacts.bond_breaks); with rolling
+/// resistance in an interaction, then the passes of rolling_resistance.hpp, each with a solve of
+/// the same kind. With finite-element bodies, Algorithm 1 of
 /// [Lozovskiy & Dubois 2016]: outer iterations on r, each followed by the inner loop (the Rotator
 /// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. With
 /// NLGS (and `auto`, whose first stage is NLGS) an outer iteration is one sweep, as in the paper;

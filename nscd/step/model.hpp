@@ -14,6 +14,7 @@
 #include "nscd/step/loads.hpp"
 #include "solvers/solve.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,12 +41,18 @@ struct BodyModel {
   std::optional<DrivenMotion> angular_motion;  // driven: ω(t), optional
 };
 
-/// Contact law of a pair of materials.
+/// Contact law of a pair of materials; with c > 0 or f_t > 0, the contacts present at t = 0
+/// are bonded (cohesion.hpp).
 struct ContactLaw {
   double friction = 0.0;     // μ
   double restitution = 0.0;  // Newton e
   bool defined = false;      // false: no interaction was given for this pair
   double rolling_resistance = 0.0;  // μ_r, at contacts with a sphere side (rolling_resistance.hpp)
+  double tensile_strength = 0.0;   // f_t [Pa]
+  double cohesion = 0.0;           // c [Pa]
+  double residual_friction = 0.0;  // μ_res of broken bonds
+
+  bool cohesive() const { return cohesion > 0 || tensile_strength > 0; }
 };
 
 /// A polygon mesh used only for display (a sphere's tessellation; a polyhedron's faces).
@@ -122,6 +129,10 @@ struct Model {
 
   int nb() const { return static_cast<int>(bodies.size()); }
   bool has_meshes() const { return !ffr_bodies.empty() || !tl_bodies.empty(); }
+  /// Whether a pair of materials has a cohesive law (cohesion.hpp): else no contact is bonded.
+  bool has_cohesion() const {
+    return std::any_of(laws.begin(), laws.end(), [](const ContactLaw& law) { return law.cohesive(); });
+  }
   const ContactLaw& law(int material_a, int material_b) const {
     return laws[material_a * material_names.size() + material_b];
   }

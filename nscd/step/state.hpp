@@ -4,10 +4,11 @@
 /// scratch): time, each body's pose and velocities (for an FFR body, those of its floating
 /// frame, plus the nodal ψ and λ of [Lozovskiy & Dubois 2016] eq. 19; for a TL or linear body,
 /// its mass-weighted mean motion, plus the absolute nodal ψ and λ of eq. 28), and last step's
-/// reactions for the warm start.
+/// reactions for the warm start, and the cohesive bonds, intact and broken.
 
 #include "nscd/core/math.hpp"
 
+#include <compare>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,15 @@ struct WarmContact {
   int a = 0, b = 0;
   Vec3 p_A = Vec3::Zero();    // [m], body a's frame at the start of that step
   Vec3 r_W = Vec3::Zero();    // impulse on body b [N·s], world frame
+};
+
+/// A bond (cohesion.hpp): the contact between bodies a < b of feature `feature`
+/// (contact::ContactPoint::feature), bonded at t = 0.
+struct BondKey {
+  int a = 0, b = 0;
+  std::uint64_t feature = 0;
+
+  friend auto operator<=>(const BondKey&, const BondKey&) = default;
 };
 
 struct State {
@@ -33,6 +43,8 @@ struct State {
   std::vector<Eigen::VectorXd> tl_psi;     // TL, linear bodies: absolute nodal displacements, body frame at t = 0 [m]
   std::vector<Eigen::VectorXd> tl_lambda;  // TL, linear bodies: absolute nodal velocities, same frame [m/s]
   std::vector<WarmContact> warm;  // last step's active contacts, sorted by (a, b)
+  std::vector<BondKey> bonds;         // intact bonds, sorted; set by the first step (cohesion.hpp)
+  std::vector<BondKey> broken_bonds;  // bonds broken since t = 0, sorted: frictional with μ_res
 };
 
 }  // namespace nscd

@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/timer.hpp"
+#include "nscd/step/cohesion.hpp"
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/contact_solve.hpp"
 #include "nscd/step/warm_start.hpp"
@@ -294,6 +295,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
           fmt::format("body \"{}\" would have a non-finite state at t = {}", m.bodies[b].name, s.t + m.step.h);
       return report;
     }
+    ws.contacts.bond_breaks.lost = commit_bonds(s, ws.contacts.active);
     commit(m, s, ws);
   }
   return report;

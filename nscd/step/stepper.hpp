@@ -21,7 +21,8 @@
 ///     gap rows: q_n = u_n,free + ((1 − θ) u_n⁻ + g/h) / θ, no restitution;
 ///  5. NLGS on (W, q, μ), warm-started from last step's impulses of the same contacts (same
 ///     bodies, nearby point in body a's frame), or, when most contacts are new, from the stick
-///     prediction of solvers/stick_prediction.hpp;
+///     prediction of solvers/stick_prediction.hpp; with cohesive bonds, on the shifted problem
+///     of cohesion.hpp, again while bonds break;
 ///  6. v⁺ = v_free + M̂⁻¹ Hᵀ r; poses by rigid_dynamics.hpp eqs. (3)–(4); driven bodies
 ///     follow their prescribed displacement exactly;
 ///  7. with the projection on, the position projection of position_projection.hpp [Acary 2013]:

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -72,6 +73,28 @@ TEST(Checkpoint, TlBlocksRestartedMidRunEqualTheUninterruptedRun) {
   // the same blocks as Total Lagrangian bodies (absolute nodal state), 20 steps, restarted at 10
   expect_restart_equals_uninterrupted("tl", "scenes/ffr_three_blocks.json", "0.002", "0.001", 10,
                                       "ffr_three_blocks.pvd", " --model tl");
+}
+
+TEST(Checkpoint, CohesiveBondsRestartedBeforeAndAfterTheyBreakEqualTheUninterruptedRun) {
+  // a block glued on a fixed slab (c A = m g, μ = 0.5) pushed by a force ramping to twice
+  // c A + μ m g over 0.25 s: its four bonds break at step 126. Restarted from step 100 (bonds
+  // intact in the checkpoint) and from step 150 (bonds broken: frictional with μ_res)
+  const fs::path dir = fresh_dir("checkpoint_glued_scene");
+  const fs::path scene = dir / "glued.json";
+  std::ofstream(scene) << R"({
+  "time": {"step": 0.001, "duration": 0.2},
+  "materials": {"stone": {"density": 1000}},
+  "interactions": [{"materials": ["stone", "stone"], "friction": 0.5, "tensile_strength": 1e4, "cohesion": 1962,
+                    "residual_friction": 0.3}],
+  "bodies": [
+    {"name": "slab", "model": "fixed", "material": "stone", "shape": {"box": [4, 4, 1]}, "position": [0, 0, -0.5]},
+    {"name": "block", "model": "rigid", "material": "stone", "shape": {"box": [1, 1, 0.2]}, "position": [0, 0, 0.1]}],
+  "loads": [{"bodies": ["block"], "force": [5886, 0, 0], "time": {"type": "ramp", "start": 0, "end": 0.25}}]
+})";
+  expect_restart_equals_uninterrupted("glued_intact", scene.string(), "0.2", "0.05", 100, "glued.pvd");
+  expect_restart_equals_uninterrupted("glued_broken", scene.string(), "0.2", "0.05", 150, "glued.pvd");
+  const std::string history = read_text(dir.parent_path() / "nscd_test_cli_checkpoint_glued_broken" / "full" / "history.csv");
+  EXPECT_NE(history.find(",0,4,"), std::string::npos) << "the bonds break during the run";
 }
 
 TEST(Checkpoint, OnlyTheNewestThreeAreKept) {

@@ -51,7 +51,7 @@ TEST(Cli, RunWritesEveryOutputFileOfTheContract) {
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
             "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,load_work,projection_work,energy_error,"
-            "wall_seconds");
+            "bonds_intact,bonds_broken,wall_seconds");
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 11);  // header + 10 steps
 
   const nlohmann::json run = nlohmann::json::parse(read_text(out / "run.json"));
@@ -450,6 +450,17 @@ TEST(Cli, ContactOverrideSwitchesToPenaltyContact) {
   const std::string history = read_text(dir / "out" / "history.csv");
   EXPECT_NE(history.find(",penalty,"), std::string::npos) << history;
   EXPECT_EQ(history.find(",nlgs,"), std::string::npos) << history;
+}
+
+TEST(Cli, CohesionWithoutFrictionIsRefusedWithCode2) {
+  const fs::path dir = fresh_dir("cohesion_without_friction");
+  std::string scene = box_scene();
+  const std::string friction = R"("friction": 0.5})";
+  scene.replace(scene.find(friction), friction.size(), R"("friction": 0, "cohesion": 1e4})");
+  const Result r = run_nscd("run " + write_scene(dir, scene).string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("interactions[0].cohesion: a cohesion c > 0 needs a friction μ > 0"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -444,6 +444,8 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   h.load_work = 3.0 / 29;
   h.projection_work = 1e-9 / 19;
   h.energy_error = -1e-14 / 23;
+  h.bonds_intact = 12;
+  h.bonds_broken = 5;
   w.append_history(h);
   write_two_outputs(w);
 
@@ -454,9 +456,9 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
             "step,time,kinetic_energy,potential_energy,n_contacts,max_penetration,solver_iterations,solver_error,"
             "inner_iterations,solver_stage,solver_factorizations,gravitational_energy,elastic_energy,"
             "friction_dissipated,impact_dissipated,damping_dissipated,driven_work,load_work,projection_work,"
-            "energy_error,wall_seconds");
+            "energy_error,bonds_intact,bonds_broken,wall_seconds");
   const auto f = split_csv(history[1]);
-  ASSERT_EQ(f.size(), 21u);
+  ASSERT_EQ(f.size(), 23u);
   EXPECT_EQ(std::stol(f[0]), h.step);
   EXPECT_EQ(f[1], "1234567.8901");
   EXPECT_EQ(std::stod(f[2]), h.kinetic_energy);
@@ -477,7 +479,9 @@ TEST_F(OutputWriterTest, CsvHeadersAndRowsRoundTrip) {
   EXPECT_EQ(std::stod(f[17]), h.load_work);
   EXPECT_EQ(std::stod(f[18]), h.projection_work);
   EXPECT_EQ(std::stod(f[19]), h.energy_error);
-  EXPECT_EQ(std::stod(f[20]), h.wall_seconds);
+  EXPECT_EQ(std::stol(f[20]), h.bonds_intact);
+  EXPECT_EQ(std::stol(f[21]), h.bonds_broken);
+  EXPECT_EQ(std::stod(f[22]), h.wall_seconds);
   EXPECT_EQ(history[1].find(' '), std::string::npos);
 
   // bodies: one row per body per output time

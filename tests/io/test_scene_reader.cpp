@@ -452,6 +452,44 @@ TEST_F(SceneReaderTest, RejectsZeroRotationAxis) {
   EXPECT_HAS(e, "bodies[1].orientation.axis_angle.axis: expected a non-zero vector");
 }
 
+TEST_F(SceneReaderTest, ReadsCohesiveInteractions) {
+  json scene = minimal_scene();
+  scene["interactions"][1].update(json::parse(R"({"tensile_strength": 2e5, "cohesion": 4e5, "residual_friction": 0.3})"));
+  const Scene s = read_scene(write("scene.json", scene.dump(2)));
+  EXPECT_EQ(s.interactions[1].tensile_strength, 2e5);
+  EXPECT_EQ(s.interactions[1].cohesion, 4e5);
+  EXPECT_EQ(s.interactions[1].residual_friction, 0.3);
+  EXPECT_EQ(s.interactions[0].cohesion, 0.0);
+  EXPECT_FALSE(s.interactions[0].residual_friction.has_value());
+}
+
+TEST_F(SceneReaderTest, RejectsBadCohesiveInteractions) {
+  const auto cohesive = [&](const std::string& keys) {
+    return error_of([&](json& s) { s["interactions"][1].update(json::parse(keys)); });
+  };
+  EXPECT_HAS(cohesive(R"({"tensile_strength": -1})"), "interactions[1].tensile_strength: expected a number ≥ 0, found -1");
+  EXPECT_HAS(cohesive(R"({"cohesion": -5})"), "interactions[1].cohesion: expected a number ≥ 0, found -5");
+  EXPECT_HAS(cohesive(R"({"residual_friction": -0.1})"), "interactions[1].residual_friction: expected a number ≥ 0");
+  EXPECT_HAS(cohesive(R"({"friction": 0, "cohesion": 1e4})"),
+             "interactions[1].cohesion: a cohesion c > 0 needs a friction μ > 0");
+  // a finite-element body in a scene with a cohesive interaction, even of another pair
+  const std::string e = error_of([](json& s) {
+    s["interactions"][0]["cohesion"] = 1e4;
+    s["materials"]["stone"]["young"] = 1e9;
+    s["materials"]["stone"]["poisson"] = 0.2;
+    s["bodies"][1]["model"] = "ffr";
+    s["bodies"][1]["elements"] = {2, 2, 2};
+  });
+  EXPECT_HAS(e, "scene.json: interactions[0].cohesion: a cohesive interaction needs a scene of rigid");
+  EXPECT_HAS(e, "body \"block\" has the finite-element model \"ffr\"");
+  // cohesion and rolling resistance in one scene
+  EXPECT_HAS(error_of([](json& s) {
+               s["interactions"][0]["tensile_strength"] = 1e4;
+               s["interactions"][1]["rolling_resistance"] = 0.1;
+             }),
+             "scene.json: interactions[0].tensile_strength: cohesive joints and rolling resistance cannot be combined");
+}
+
 TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
   // each edit of the minimal scene, and the path and words its message must contain
   const std::vector<std::tuple<std::function<void(json&)>, std::string>> cases = {

@@ -23,7 +23,10 @@ inline io::Scene make_scene(double h, double duration, double density, double fr
   scene.time.step = h;
   scene.time.duration = duration;
   scene.materials["stone"].density = density;
-  scene.interactions.push_back({"stone", "stone", friction, restitution});
+  io::Interaction& stone = scene.interactions.emplace_back();
+  stone.material_a = stone.material_b = "stone";
+  stone.friction = friction;
+  stone.restitution = restitution;
   return scene;
 }
 
