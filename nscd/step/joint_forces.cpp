@@ -94,10 +94,18 @@ JointForces forces_of(const Model& m, const StepContacts& contacts, const Joint&
   f.inside = inside_polygon(joint, f.centre_of_pressure);
   f.opening = opening(m, contacts, joint);
   f.sliding = sliding_velocity(contacts, joint);
-  if (f.normal_force <= 0)  // eq. (7)
+  const auto has_bond = [&](Bond bond) {
+    return std::any_of(joint.contacts.begin(), joint.contacts.end(),
+                       [&](int i) { return contacts.active[i].bond == bond; });
+  };
+  if (has_bond(Bond::Intact))  // eq. (7)
+    f.state = JointState::Intact;
+  else if (f.normal_force <= 0)
     f.state = JointState::Open;
+  else if (f.shear.norm() >= (1 - kJointSlipSlack) * capacity)
+    f.state = JointState::Sliding;
   else
-    f.state = f.shear.norm() >= (1 - kJointSlipSlack) * capacity ? JointState::Sliding : JointState::Stick;
+    f.state = has_bond(Bond::Broken) ? JointState::Broken : JointState::Stick;
   return f;
 }
 
@@ -111,6 +119,10 @@ std::string_view to_string(JointState state) {
       return "stick";
     case JointState::Sliding:
       return "sliding";
+    case JointState::Intact:
+      return "intact";
+    case JointState::Broken:
+      return "broken";
   }
   return "unknown";
 }

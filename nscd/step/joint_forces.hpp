@@ -23,9 +23,10 @@
 ///      weights w_i = 1/k + d_iᵀ C⁻¹ (c − x̄) of the least-squares affine fit over the k contacts
 ///      (x̄ their mean, d_i = x_i − x̄ and C = Σ d_i d_iᵀ in the joint's plane; w_i = 1/k when
 ///      A = 0, where c = x̄): exact when the relative motion is rigid [m/s];
-///  (7) the state: open when N ≤ 0 (no compression); sliding when |S| ≥ (1 − 10⁻⁶) Σ μ_i r_n,i / h
+///  (7) the state: intact while one of its contacts has an intact cohesive bond (cohesion.hpp);
+///      else open when N ≤ 0 (no compression); sliding when |S| ≥ (1 − 10⁻⁶) Σ μ_i r_n,i / h
 ///      (the joint's shear has reached its Coulomb capacity, every loaded contact slipping the
-///      same way); stick otherwise.
+///      same way); broken when it would stick but its bonds have broken; stick otherwise.
 
 #include "nscd/step/active_contacts.hpp"
 #include "nscd/step/joints.hpp"
@@ -36,11 +37,11 @@
 
 namespace nscd {
 
-/// The state of eq. (7), numbered as the contacts' status (0 open, 1 stick, 2 slip); a cohesive
-/// law adds intact and broken after these.
-enum class JointState { Open = 0, Stick = 1, Sliding = 2 };
+/// The state of eq. (7), numbered as the contacts' status (0 open, 1 stick, 2 slip), then the
+/// cohesive states.
+enum class JointState { Open = 0, Stick = 1, Sliding = 2, Intact = 3, Broken = 4 };
 
-/// "open", "stick" or "sliding".
+/// "open", "stick", "sliding", "intact" or "broken".
 std::string_view to_string(JointState state);
 
 /// The resultants of eqs. (2)–(7) of one joint.

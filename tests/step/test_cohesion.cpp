@@ -7,6 +7,7 @@
 
 #include "nscd/step/cohesion.hpp"
 #include "nscd/step/energy_balance.hpp"
+#include "nscd/step/joint_forces.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,6 +26,13 @@ void glue(io::Scene& scene, double tensile_strength, double cohesion, std::optio
   in.tensile_strength = tensile_strength;
   in.cohesion = cohesion;
   in.residual_friction = residual;
+}
+
+// the state (joint_forces.hpp eq. (7)) of the step's only joint
+JointState only_joint_state(const test::Simulation& sim) {
+  const std::vector<Joint> joints = find_joints(sim.workspace.contacts.active);
+  EXPECT_EQ(joints.size(), 1u);
+  return joint_forces(sim.model, sim.workspace.contacts, joints).front().state;
 }
 
 // a 1 × 1 × 0.5 block (m = 500 kg) hung under the 2 × 2 × 1 fixed block "ceiling" by its top face
@@ -104,6 +112,7 @@ TEST_P(PushedGluedBlock, HoldsBelowCohesionPlusFriction) {
   EXPECT_EQ(sim.state.bonds.size(), 4u);
   EXPECT_EQ(sim.state.broken_bonds.size(), 0u);
   EXPECT_LT((sim.state.x[1] - Vec3(0, 0, 0.1)).norm(), 1e-6);
+  EXPECT_EQ(only_joint_state(sim), JointState::Intact);
 }
 
 TEST_P(PushedGluedBlock, SlidesAboveCohesionPlusFrictionAndStaysFrictional) {
@@ -118,6 +127,7 @@ TEST_P(PushedGluedBlock, SlidesAboveCohesionPlusFrictionAndStaysFrictional) {
   const double t = sim.state.t;
   EXPECT_NEAR(sim.state.v[1].x(), a * t, 5e-3 * a * t);
   EXPECT_NEAR(sim.state.x[1].z(), 0.1, 1e-6);
+  EXPECT_EQ(only_joint_state(sim), JointState::Sliding);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, PushedGluedBlock, ::testing::Values("nlgs", "nsn", "prox", "auto", "ccp", "lcp"));
