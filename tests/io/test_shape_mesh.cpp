@@ -1,16 +1,21 @@
 // Tetrahedral meshes of rigid shapes (nscd/io/shape_mesh.hpp): a voussoir's mesh has the mass and
 // inertia of the polyhedron to round-off, a sphere's volume converges as eq. (1) says, identical
-// shapes are meshed once, and absurd sizes are counted before any meshing.
+// shapes are meshed once, and absurd sizes are counted before any meshing; build_model meshes
+// the rigid shapes of ffr, tl and linear bodies and refuses sizes giving too many tetrahedra.
 
 #include "nscd/io/shape_mesh.hpp"
 
 #include "contact/mass_properties.hpp"
 #include "ffr/ffr_body.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/io/build_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
+#include <string>
 
 namespace nscd::io {
 namespace {
@@ -108,6 +113,63 @@ TEST(ShapeMesh, DefaultSizeAndExpectedCount) {
   EXPECT_DOUBLE_EQ(default_mesh_size(contact::Sphere{0.2}), 0.1);
   EXPECT_NEAR(expected_tetrahedra(contact::make_box(Vec3(1, 1, 1)), 0.1), 6 * std::sqrt(2.0) * 1000, 1e-9);
   EXPECT_GT(expected_tetrahedra(voussoir(), 1e-3), kMaxTetrahedra);
+}
+
+// a voussoir (model `model`, extra keys `extra`) and a sphere, each alone above nothing
+Model model_of(const std::string& model, const std::string& extra = "", const std::string& scene_extra = "") {
+  const std::string text = R"({
+    "time": {"step": 1e-3, "duration": 0.01},)" + scene_extra + R"(
+    "materials": {"stone": {"density": 2000, "young": 1e10, "poisson": 0.2}},
+    "interactions": [{"materials": ["stone", "stone"], "friction": 0.5}],
+    "bodies": [
+      {"name": "voussoir", "model": ")" + model + R"(", "material": "stone", "shape": {"convex": {"vertices":
+        [[5, -0.5, 2], [5, 0.5, 2], [6, -0.5, 2], [6, 0.5, 2], [4.890738, -0.5, 3.03955845],
+         [4.890738, 0.5, 3.03955845], [5.8688856, -0.5, 3.24747014], [5.8688856, 0.5, 3.24747014]]}})" + extra + R"(},
+      {"name": "ball", "model": ")" + model + R"(", "material": "stone", "shape": {"sphere": 0.3},
+       "position": [0, 0, 5]}
+    ]
+  })";
+  return build_model(read_scene_text(text, std::filesystem::temp_directory_path() / "nscd_test_shape_mesh.json"));
+}
+
+TEST(ShapeMeshScene, FiniteElementBodiesOfRigidShapesHaveTheirMassAndPose) {
+  const Model rigid = model_of("rigid");
+  for (const char* kind : {"ffr", "tl", "linear"}) {
+    SCOPED_TRACE(kind);
+    const Model fe = model_of(kind, R"(, "mesh_size": 0.3)");
+    ASSERT_EQ(fe.ffr_bodies.size() + fe.tl_bodies.size(), 2u);
+    const BodyModel &a = rigid.bodies[0], &b = fe.bodies[0];
+    EXPECT_NEAR(b.mass, a.mass, 1e-12 * a.mass);
+    EXPECT_LE((b.inertia_B - a.inertia_B).norm(), 1e-12 * a.inertia_B.norm());
+    EXPECT_LE((b.x0 - a.x0).norm(), 1e-12);
+    // the contact shape stays the polyhedron, around the mesh's centre of mass
+    const auto& pa = std::get<contact::ConvexPolyhedron>(rigid.shapes[0]);
+    const auto& pb = std::get<contact::ConvexPolyhedron>(fe.shapes[0]);
+    for (std::size_t k = 0; k < pa.vertices.size(); ++k) EXPECT_LE((pa.vertices[k] - pb.vertices[k]).norm(), 1e-12);
+    // the sphere's mesh is inscribed: lighter than the sphere by eq. (1), at the given position
+    EXPECT_LT(fe.bodies[1].mass, rigid.bodies[1].mass);
+    EXPECT_GT(fe.bodies[1].mass, 0.9 * rigid.bodies[1].mass);
+    EXPECT_TRUE(std::holds_alternative<contact::Sphere>(fe.shapes[1]));
+    EXPECT_EQ(fe.bodies[1].x0, Vec3(0, 0, 5));
+  }
+}
+
+TEST(ShapeMeshScene, SizesGivingTooManyTetrahedraAreRefused) {
+  // the voussoir (1.04 m³) with a = 1 mm: about 9·10⁹ tetrahedra
+  const auto message = [](auto&& build) {
+    try {
+      build();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no InputError");
+  };
+  const std::string body = message([] { model_of("ffr", R"(, "mesh_size": 0.001)"); });
+  EXPECT_NE(body.find("nscd_test_shape_mesh.json: bodies[0].mesh_size: 0.001 m gives about"), std::string::npos)
+      << body;
+  EXPECT_NE(body.find("tetrahedra for body \"voussoir\"; expected at most 1e+06 per body"), std::string::npos) << body;
+  const std::string scene = message([] { model_of("tl", "", R"("meshing": {"size": 0.001},)"); });
+  EXPECT_NE(scene.find("nscd_test_shape_mesh.json: meshing.size: 0.001 m gives about"), std::string::npos) << scene;
 }
 
 }  // namespace
