@@ -59,7 +59,7 @@ def arch_scene(name, n, radius, thickness, depth):
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
         "solver": {"type": "nlgs", "tolerance": 1e-5, "max_iterations": 1000},
-        "materials": {"stone": {"density": 2000}, "ground": {"density": 2000}},
+        "materials": {"stone": {"density": 2000, "young": 3.5e10, "poisson": 0.2}, "ground": {"density": 2000}},
         "interactions": [
             {"materials": ["stone", "stone"], "friction": 0.6, "restitution": 0},
             {"materials": ["stone", "ground"], "friction": 0.6, "restitution": 0},

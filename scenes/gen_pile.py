@@ -102,7 +102,7 @@ def scene(name, description, bodies, probe_point, duration=2, output_interval=0.
         # dense granular packings converge slowly under Gauss–Seidel: a tolerance of 1e-3 with at
         # most 300 sweeps, as is usual for granular flows, keeps the run to minutes
         "solver": {"type": "nlgs", "tolerance": 1e-3, "max_iterations": 300},
-        "materials": {"grain": {"density": 2500}, "box": {"density": 2500}},
+        "materials": {"grain": {"density": 2500, "young": 3.5e10, "poisson": 0.2}, "box": {"density": 2500}},
         "interactions": [
             {"materials": ["grain", "grain"], "friction": 0.4, "restitution": 0.1},
             {"materials": ["grain", "box"], "friction": 0.4, "restitution": 0.1},

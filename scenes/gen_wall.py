@@ -72,7 +72,7 @@ def wall_scene(name, courses, bricks, shaking):
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
         "solver": {"type": "nlgs", "tolerance": 1e-5 if shaking else 1e-4, "max_iterations": 1000},
-        "materials": {"brick": {"density": 1}, "support": {"density": 1}},
+        "materials": {"brick": {"density": 1, "young": 1.4e7, "poisson": 0.2}, "support": {"density": 1}},
         "interactions": [
             {"materials": ["brick", "brick"], "friction": 0.5, "restitution": 0},
             {"materials": ["brick", "support"], "friction": 0.5, "restitution": 0},

@@ -60,7 +60,7 @@ void add_run_command(CLI::App& app, Commands& c) {
                                         fmt::format("override solver.type ({})",
                                                     fmt::join(nscd::solvers::step_solver_names(), "|")));
   cmd->add_option_function<std::string>("--model", [&](const std::string& v) { run.model = v; },
-                                        "switch every deformable body to this model (rigid|ffr|tl|linear)");
+                                        "switch every rigid and deformable body to this model (rigid|ffr|tl|linear)");
   cmd->add_option_function<std::string>("--contact", [&](const std::string& v) { run.contact = v; },
                                         "override contact.model (nscd|penalty)");
   cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; }, "override time.duration [s]");

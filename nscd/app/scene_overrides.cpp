@@ -9,18 +9,46 @@
 namespace nscd::app {
 namespace {
 
-// --model ffr|tl|linear on a scene without finite-element bodies: its rigid bodies cannot be
-// meshed (only a box with "elements" or a mesh file can)
-std::string unmeshable_bodies(const RunOptions& o, const io::Scene& scene) {
-  std::vector<std::string> names;
-  for (const io::Body& body : scene.bodies)
-    if (body.model == BodyKind::Rigid) names.push_back(body.name);
-  if (names.empty())
-    return fmt::format("--model {}: {} has no rigid, ffr, tl or linear body to simulate as {}", *o.model,
-                       o.scene.string(), *o.model);
-  return fmt::format("--model {}: {} has no ffr, tl or linear body, and its {} rigid bodies cannot be meshed "
-                     "(only a box with \"elements\" or a \"mesh\" file can): {}",
-                     *o.model, o.scene.string(), names.size(), io::name_list(names));
+// the bodies --model switches: every ffr, tl and linear body and, to a finite-element model,
+// every rigid one (its shape is then meshed into tetrahedra); fixed and driven bodies stay
+bool switches(const io::Body& body, BodyKind model) {
+  return has_mesh(body.model) || (has_mesh(model) && body.model == BodyKind::Rigid);
+}
+
+// a finite-element model needs the elastic constants of the switched bodies' materials, and
+// forces and moments act on rigid bodies only
+void check_finite_element_override(const RunOptions& o, const io::Scene& scene, BodyKind model) {
+  std::map<std::string, std::vector<std::string>> bodies_of;  // material without young or poisson → bodies
+  for (const io::Body& body : scene.bodies) {
+    const io::Material& material = scene.materials.at(body.material);
+    if (switches(body, model) && (!material.young || !material.poisson)) bodies_of[body.material].push_back(body.name);
+  }
+  if (!bodies_of.empty()) {
+    const auto& [name, bodies] = *bodies_of.begin();
+    const std::string more = bodies_of.size() > 1 ? fmt::format(" (and {} more materials)", bodies_of.size() - 1) : "";
+    throw InputError(fmt::format("--model {}: {} of material \"{}\"{}: the material needs \"young\" [Pa] and "
+                                 "\"poisson\" for model {}; add them to \"materials\" in {}, e.g. \"{}\": "
+                                 "{{\"density\": {}, \"young\": 3e10, \"poisson\": 0.2}}",
+                                 *o.model, io::name_list(bodies), name, more, *o.model, o.scene.string(), name,
+                                 scene.materials.at(name).density));
+  }
+  for (std::size_t k = 0; k < scene.loads.size(); ++k) {
+    if (scene.loads[k].force.isZero() && scene.loads[k].moment.isZero()) continue;
+    for (const io::Body& body : scene.bodies) {
+      const std::vector<std::string>& loaded = scene.loads[k].bodies;
+      NSCD_THROW_UNLESS(!switches(body, model) || std::find(loaded.begin(), loaded.end(), body.name) == loaded.end(),
+                        "--model {}: loads[{}] applies a force or moment to body \"{}\", and forces and moments act "
+                        "on rigid bodies only (a finite-element body takes an \"acceleration\" alone)",
+                        *o.model, k, body.name);
+    }
+  }
+  for (std::size_t i = 0; i < scene.interactions.size(); ++i) {
+    const io::Interaction& in = scene.interactions[i];
+    NSCD_THROW_UNLESS(in.rolling_resistance == 0 && in.cohesion == 0 && in.tensile_strength == 0,
+                      "--model {}: interactions[{}] of {} has rolling resistance or cohesion, laws of rigid bodies "
+                      "only; remove them to run the scene with finite-element bodies",
+                      *o.model, i, o.scene.string());
+  }
 }
 
 }  // namespace
@@ -45,14 +73,16 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
         {"linear", BodyKind::Linear}};
     const auto it = kModels.find(*o.model);
     NSCD_THROW_UNLESS(it != kModels.end(), "--model {}: expected rigid, ffr, tl or linear", *o.model);
-    // only finite-element bodies switch; a scene without any would run unchanged under the
-    // override's name, so a finite-element override of it is refused
-    const bool any_switched = std::any_of(scene.bodies.begin(), scene.bodies.end(), [](const io::Body& body) {
-      return has_mesh(body.model);
+    const BodyKind model = it->second;
+    // a scene without a body to switch would run unchanged under the override's name
+    const bool any_switched = std::any_of(scene.bodies.begin(), scene.bodies.end(), [&](const io::Body& body) {
+      return switches(body, model);
     });
-    if (!any_switched && has_mesh(it->second)) throw InputError(unmeshable_bodies(o, scene));
+    NSCD_THROW_UNLESS(any_switched || !has_mesh(model), "--model {}: {} has no rigid, ffr, tl or linear body to "
+                      "simulate as {}", *o.model, o.scene.string(), *o.model);
+    if (has_mesh(model)) check_finite_element_override(o, scene, model);
     for (io::Body& body : scene.bodies)
-      if (has_mesh(body.model)) body.model = it->second;
+      if (switches(body, model)) body.model = model;
   }
 }
 

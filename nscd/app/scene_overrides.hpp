@@ -8,10 +8,14 @@
 namespace nscd::app {
 
 /// Applies o.solver (solver.type), o.duration (time.duration), o.contact (contact.model) and
-/// o.model (every ffr, tl and linear body switched to that model) to `scene`.
+/// o.model to `scene`: every ffr, tl and linear body switches to that model and, for ffr, tl or
+/// linear, every rigid body too (its convex, box or sphere shape meshed into tetrahedra,
+/// nscd/io/shape_mesh.hpp); fixed and driven bodies stay as they are.
 /// @throws nscd::InputError naming the option: an unknown solver, contact model or model, a
-///         non-positive duration, penalty contact without a stiffness, or a finite-element model
-///         for a scene without finite-element bodies.
+///         non-positive duration, penalty contact without a stiffness, a finite-element model
+///         for a scene without rigid or finite-element bodies, for bodies whose material lacks
+///         "young" or "poisson" (naming what to add), or for bodies that carry a force or moment
+///         load.
 void apply_overrides(const RunOptions& o, io::Scene& scene);
 
 }  // namespace nscd::app

@@ -4,6 +4,7 @@
 #include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/io/mesh_file.hpp"
+#include "nscd/io/shape_mesh.hpp"
 #include "nscd/step/penalty_contact.hpp"
 
 #include <algorithm>
@@ -71,18 +72,42 @@ DrivenMotion driven_motion(const Motion& motion) {
   return DrivenMotion::table(table_quantity(motion.quantity), motion.direction, motion.times, values);
 }
 
-// the finite-element mesh of a body: a subdivided box, or a mesh file
-ffr::Mesh finite_element_mesh(const Body& body, const std::string& where) {
-  if (const auto* box = std::get_if<BoxShape>(&body.shape)) return ffr::make_box_mesh(box->size, *body.elements);
-  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) {
-    try {
-      return read_mesh_file(mesh->file);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("{}.shape.mesh: {}", where, e.what()));
-    }
+// the mesh file of a body
+ffr::Mesh file_mesh(const MeshShape& mesh, const std::string& where) {
+  try {
+    return read_mesh_file(mesh.file);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}.shape.mesh: {}", where, e.what()));
   }
-  throw InputError(fmt::format("{}.shape: model \"{}\" needs a box (with \"elements\") or a mesh shape", where,
-                               to_string(body.model)));
+}
+
+// the tetrahedra of a body's rigid shape (shape_mesh.hpp), `shape` centred on `centroid`, in the
+// scene's coordinates; the size from the body, the scene or the shape, and at most kMaxTetrahedra
+ffr::Mesh automatic_mesh(const Scene& scene, const Body& body, const std::string& where,
+                         const contact::Shape& shape, const Vec3& centroid) {
+  const double size = body.mesh_size.value_or(scene.meshing.size.value_or(default_mesh_size(shape)));
+  const double count = expected_tetrahedra(shape, size);
+  if (count > kMaxTetrahedra) {
+    const std::string source = body.mesh_size    ? where + ".mesh_size"
+                               : scene.meshing.size ? fmt::format("{}: meshing.size", scene.file.string())
+                                                    : where + ": the default mesh size";
+    throw InputError(fmt::format("{}: {:.4g} m gives about {:.3g} tetrahedra for body \"{}\"; expected at most {:.0e} "
+                                 "per body: set \"mesh_size\" to {:.3g} m or more",
+                                 source, size, count, body.name, kMaxTetrahedra,
+                                 size * std::cbrt(count / kMaxTetrahedra)));
+  }
+  ffr::Mesh mesh = *tetrahedral_mesh(shape, size, where);
+  for (Vec3& X : mesh.nodes) X += centroid;
+  return mesh;
+}
+
+// the finite-element mesh of a body: a subdivided box, a mesh file, or the tetrahedra of its
+// rigid shape `shape` centred on `centroid`
+ffr::Mesh finite_element_mesh(const Scene& scene, const Body& body, const std::string& where,
+                              const contact::Shape& shape, const Vec3& centroid) {
+  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) return file_mesh(*mesh, where);
+  if (body.elements) return ffr::make_box_mesh(std::get<BoxShape>(body.shape).size, *body.elements);
+  return automatic_mesh(scene, body, where, shape, centroid);
 }
 
 // shape in the body frame, and the centre of mass where the shape's coordinates put it
@@ -100,8 +125,8 @@ std::pair<contact::Shape, Vec3> body_shape(const Body& body, const std::string& 
     const Vec3 centroid = contact::mass_properties(hull).centroid;
     return {contact::translated(hull, -centroid), centroid};
   }
-  // a mesh simulated as a rigid body (--model rigid): the hull of its nodes
-  std::vector<Vec3> nodes = finite_element_mesh(body, where).nodes;
+  // a mesh: the hull of its nodes
+  std::vector<Vec3> nodes = file_mesh(std::get<MeshShape>(body.shape), where).nodes;
   contact::ConvexPolyhedron hull = contact::convex_hull(nodes);
   const Vec3 centroid = contact::mass_properties(hull).centroid;
   return {contact::translated(hull, -centroid), centroid};
@@ -193,18 +218,20 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
 // an FFR, TL or linear body's constant matrices, appended to m.ffr_bodies or m.tl_bodies, and
 // returned
 const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, const std::string& where,
+                                            const contact::Shape& shape, const Vec3& centroid,
                                             nscd::BodyModel& body, Model& m) {
+  ffr::Mesh mesh = finite_element_mesh(scene, in, where, shape, centroid);
   const Material& material = scene.materials.at(in.material);
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
   if (body.kind == BodyKind::Ffr) {
     body.ffr_index = static_cast<int>(m.ffr_bodies.size());
-    m.ffr_bodies.push_back(ffr::make_ffr_body(finite_element_mesh(in, where), properties, scene.time.step));
+    m.ffr_bodies.push_back(ffr::make_ffr_body(std::move(mesh), properties, scene.time.step));
     return m.ffr_bodies.back();
   }
   body.tl_index = static_cast<int>(m.tl_bodies.size());
   m.tl_bodies.push_back(
-      ffr::make_tl_body(finite_element_mesh(in, where), properties, scene.time.step, body.kind == BodyKind::Tl));
+      ffr::make_tl_body(std::move(mesh), properties, scene.time.step, body.kind == BodyKind::Tl));
   return m.tl_bodies.back().fe;
 }
 
@@ -218,8 +245,9 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   body.name = in.name;
   body.kind = in.model;
   body.material = material_index.at(in.material);
-  const ffr::FfrBody* fe = has_mesh(body.kind) ? &add_finite_element_body(scene, in, where, body, m) : nullptr;
   auto [shape, centroid] = body_shape(in, where);
+  const ffr::FfrBody* fe =
+      has_mesh(body.kind) ? &add_finite_element_body(scene, in, where, shape, centroid, body, m) : nullptr;
   if (body.kind == BodyKind::Rigid) {
     const contact::MassProperties props = contact::mass_properties(shape);
     const double density = scene.materials.at(in.material).density;
@@ -228,12 +256,14 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
     body.inv_inertia_B = body.inertia_B.inverse();
   } else if (fe != nullptr) {
     // the floating frame's origin (TL, linear: the frame at t = 0): the centre of mass of the
-    // mesh (the shape serves the broad phase and the summary of validate)
+    // mesh (the shape serves the broad phase and the summary of validate; a meshed sphere's
+    // stays centred on it)
     const ffr::FfrBody& f = *fe;
     body.mass = f.mass;
     body.inertia_B = f.inertia_B;
     body.inv_inertia_B = f.inv_inertia_B;
-    shape = contact::translated(std::get<contact::ConvexPolyhedron>(shape), centroid - f.centre_in_input);
+    if (auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
+      *poly = contact::translated(*poly, centroid - f.centre_in_input);
     centroid = f.centre_in_input;
   }
   if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);

@@ -5,6 +5,9 @@
 ///    shape (contact/mass_properties.hpp); fixed and driven bodies have no mass;
 ///  - a convex shape is the hull of its vertices, re-centred on its centroid, which is the
 ///    body's position unless the scene gives one (docs/scene_format.md);
+///  - an ffr, tl or linear body's mesh is a box's hexahedra ("elements"), a mesh file, or the
+///    tetrahedra of its shape (shape_mesh.hpp) of size "mesh_size", else "meshing.size", else
+///    the shape's default; the mesh's centre of mass is the body's position unless given;
 ///  - the contact law table over material pairs, with the default interaction where given;
 ///  - a driven body's motion (nscd/step/driven_motion.hpp), a table's values times its scale;
 ///  - the alert distance (scene value, or 1/100 of the smallest body diameter), the activation
@@ -18,8 +21,9 @@
 namespace nscd::io {
 
 /// @throws nscd::InputError (naming the scene file and JSON path) for what the reader cannot
-///         check alone: degenerate convex hulls, empty probe regions, and models or solvers this
-///         version does not provide.
+///         check alone: degenerate convex hulls, empty probe regions, mesh sizes giving more
+///         than kMaxTetrahedra (shape_mesh.hpp), shapes Gmsh cannot mesh, and models or solvers
+///         this version does not provide.
 Model build_model(const Scene& scene);
 
 /// The state at t = 0: each body at its initial pose and velocities.

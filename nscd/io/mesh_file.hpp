@@ -11,7 +11,8 @@
 /// order in the file. The result is checked by ffr::check_cells (det J > 0 everywhere).
 ///
 /// The Gmsh API keeps one global model: it is initialised once per process (General.Terminal
-/// = 0, so it prints nothing) and every use by this reader holds one process-wide lock.
+/// = 0, so it prints nothing) and every use, by this reader or by the meshing of shapes
+/// (shape_mesh.hpp), holds one process-wide lock (gmsh_model.hpp).
 ///
 /// References: [Geuzaine & Remacle 2009] Gmsh: a 3-D finite element mesh generator with
 ///             built-in pre- and post-processing facilities, IJNME 79(11), 1309–1331;

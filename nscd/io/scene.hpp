@@ -51,6 +51,11 @@ struct FfrSettings {
   bool fictitious_forces = true;  // false: F_rot = 0, the variant of [Lozovskiy & Dubois 2016] Fig. 7
 };
 
+/// The automatic tetrahedral meshing of rigid shapes simulated as ffr, tl or linear (shape_mesh.hpp).
+struct MeshingSettings {
+  std::optional<double> size;  // [m] > 0, bodies without "mesh_size"; unset: a quarter of each body's smallest width
+};
+
 struct Material {
   double density = 0.0;               // [kg/m³] > 0
   std::optional<double> young;        // [Pa]
@@ -98,7 +103,8 @@ struct Body {
   BodyKind model = BodyKind::Rigid;
   std::string material;
   ShapeSpec shape;
-  std::optional<std::array<int, 3>> elements;  // set exactly for a box with a finite-element model
+  std::optional<std::array<int, 3>> elements;  // hexahedra of a box with a finite-element model
+  std::optional<double> mesh_size;  // [m] > 0, tetrahedra of a convex, sphere or box without elements (ffr, tl, linear)
   std::optional<Vec3> position;                // centre of mass [m]; unset: where the shape is written
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();
@@ -157,6 +163,7 @@ struct Scene {
   SolverSettings solver;
   DetectionSettings detection;
   FfrSettings ffr;
+  MeshingSettings meshing;
   std::map<std::string, Material> materials;
   std::vector<Interaction> interactions;
   std::vector<Body> bodies;

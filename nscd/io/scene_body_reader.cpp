@@ -173,6 +173,17 @@ std::array<int, 3> read_elements(const Value& v) {
   return n;
 }
 
+// the tetrahedra's size of a body meshed automatically when simulated as ffr, tl or linear (by
+// its model or `nscd run --model`); shape_mesh.hpp checks the count against the shape
+double read_mesh_size(const Value& v, const Body& b) {
+  if (b.model == BodyKind::Fixed || b.model == BodyKind::Driven)
+    v.fail(fmt::format("\"mesh_size\" applies to rigid, ffr, tl or linear bodies, found model \"{}\"",
+                       to_string(b.model)));
+  if (std::holds_alternative<MeshShape>(b.shape)) v.fail("\"mesh_size\" does not apply to a mesh shape");
+  if (b.elements) v.fail("\"mesh_size\" and \"elements\" exclude each other: tetrahedra or hexahedra");
+  return v.positive();
+}
+
 }  // namespace
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
@@ -183,7 +194,7 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
 
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
-  v.expect_keys({"name", "model", "material", "shape", "elements", "position", "orientation",
+  v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "position", "orientation",
                  "velocity", "angular_velocity", "motion"});
   Body b;
   b.name = v.at("name").name();
@@ -202,15 +213,14 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
 
   b.shape = read_shape(v.at("shape"), b.model, scene_dir);
 
-  // elements: the hexahedral subdivision of a finite-element box
+  // elements: the hexahedral subdivision of a finite-element box (without: tetrahedra)
   const bool is_fe_box = has_mesh(b.model) && std::holds_alternative<BoxShape>(b.shape);
   if (const auto elements = v.find("elements")) {
     if (!is_fe_box)
       elements->fail("\"elements\" applies only to a box shape with model \"ffr\", \"tl\" or \"linear\"");
     b.elements = read_elements(*elements);
-  } else if (is_fe_box) {
-    v.fail(fmt::format("a box with model \"{}\" needs \"elements\": [nx, ny, nz]", to_string(b.model)));
   }
+  if (const auto mesh_size = v.find("mesh_size")) b.mesh_size = read_mesh_size(*mesh_size, b);
 
   // pose
   if (const auto position = v.find("position")) b.position = position->vec3();

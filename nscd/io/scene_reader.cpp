@@ -107,6 +107,13 @@ FfrSettings read_ffr(const Value& v) {
   return f;
 }
 
+MeshingSettings read_meshing(const Value& v) {
+  v.expect_keys({"size"});
+  MeshingSettings m;
+  if (const auto x = v.find("size")) m.size = x->positive();
+  return m;
+}
+
 Material read_material(const Value& v) {
   v.expect_keys({"density", "young", "poisson", "damping"});
   Material m;
@@ -282,7 +289,7 @@ Scene read_scene_document(const detail::Document& doc) {
   const fs::path& file = doc.file();
   const Value root = doc.root();
   root.expect_keys({"name", "description", "time", "integrator", "contact", "gravity", "solver", "detection", "ffr",
-                    "materials", "interactions", "bodies", "probes", "loads", "output"});
+                    "meshing", "materials", "interactions", "bodies", "probes", "loads", "output"});
 
   Scene scene;
   scene.file = file;
@@ -303,6 +310,7 @@ Scene read_scene_document(const detail::Document& doc) {
   if (const auto x = root.find("solver")) scene.solver = read_solver(*x);
   if (const auto x = root.find("detection")) scene.detection = read_detection(*x);
   if (const auto x = root.find("ffr")) scene.ffr = read_ffr(*x);
+  if (const auto x = root.find("meshing")) scene.meshing = read_meshing(*x);
   if (const auto x = root.find("output")) scene.output = read_output(*x);
 
   // materials, then the interactions between them

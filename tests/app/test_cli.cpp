@@ -336,22 +336,85 @@ std::string ffr_block_scene(const std::string& young, const std::string& duratio
   })";
 }
 
-TEST(Cli, ModelOverrideOfBodiesThatCannotBeMeshedIsRefused) {
-  const fs::path dir = fresh_dir("model_unmeshable");
+TEST(Cli, ModelOverrideMeshesRigidBodiesOnceTheirMaterialIsElastic) {
+  const fs::path dir = fresh_dir("model_override");
+  const std::string ball = R"(,
+      {"name": "ball", "model": "rigid", "material": "stone", "shape": {"sphere": 0.2}, "position": [2, 0, 0.2]})";
   std::string json = box_scene();
-  json.insert(json.find("\n    ],"), R"(,
-      {"name": "ball", "model": "rigid", "material": "stone", "shape": {"sphere": 0.2}, "position": [2, 0, 0.2]})");
+  json.insert(json.find("\n    ],"), ball);
   const fs::path scene = write_scene(dir, json);
   for (const char* model : {"ffr", "tl", "linear"}) {
     const Result r = run_nscd("run " + scene.string() + " --model " + model + " --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find(std::string("--model ") + model), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("2 rigid bodies cannot be meshed"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("\"block\", \"ball\""), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(std::string("--model ") + model + ": \"block\", \"ball\" of material \"stone\""),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("needs \"young\" [Pa] and \"poisson\""), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
   }
   // rigid is what they are already
   EXPECT_EQ(run_nscd("run " + scene.string() + " --model rigid --quiet --out " + (dir / "out").string()).exit_code, 0);
+
+  // with Young's modulus and Poisson's ratio, the box and the sphere are meshed into tetrahedra
+  std::string elastic = box_scene(R"(, "mesh_size": 0.5)", R"(1000, "young": 1e9, "poisson": 0.2)");
+  elastic.insert(elastic.find("\n    ],"), ball);
+  const fs::path elastic_scene = write_scene(dir, elastic);
+  for (const char* model : {"ffr", "tl", "linear"}) {
+    const fs::path out = dir / (std::string("out_") + model);
+    const Result r = run_nscd("run " + elastic_scene.string() + " --model " + model + " --quiet --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(read_text(out / "bodies_000000.vtu").find("NumberOfCells"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(read_text(out / "run.json"))["status"], "completed");
+  }
+  // the laws of rigid bodies only: cohesion (and likewise rolling resistance) refuses the switch
+  const std::string friction = R"("friction": 0.5})";
+  elastic.replace(elastic.find(friction), friction.size(), R"("friction": 0.5, "cohesion": 1e4})");
+  const Result glued = run_nscd("run " + write_scene(dir, elastic).string() + " --model ffr --out " +
+                                (dir / "out_glued").string());
+  EXPECT_EQ(glued.exit_code, 2) << glued.output;
+  EXPECT_NE(glued.output.find("--model ffr: interactions[0] of"), std::string::npos) << glued.output;
+  EXPECT_NE(glued.output.find("has rolling resistance or cohesion"), std::string::npos) << glued.output;
+  EXPECT_FALSE(fs::exists(dir / "out_glued"));
+}
+
+TEST(Cli, ModelOverrideOfASceneWithoutMovingBodiesIsRefused) {
+  const fs::path dir = fresh_dir("model_fixed_only");
+  const fs::path scene = write_scene(dir, R"({
+    "time": {"step": 1e-3, "duration": 0.01},
+    "materials": {"stone": {"density": 1000, "young": 1e9, "poisson": 0.2}},
+    "bodies": [{"name": "ground", "model": "fixed", "material": "stone", "shape": {"box": [4, 4, 1]}}]
+  })");
+  const Result r = run_nscd("run " + scene.string() + " --model ffr --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--model ffr: " + scene.string() + " has no rigid, ffr, tl or linear body"),
+            std::string::npos)
+      << r.output;
+}
+
+// issue 17: every voussoir of the arch (convex polyhedra) meshed with the default size and
+// simulated as FFR, one step
+TEST(Cli, ModelFfrRunsTheArchOfConvexVoussoirs) {
+  const fs::path dir = fresh_dir("arch_ffr");
+  const Result r = run_nscd("run scenes/arch.json --model ffr --duration 0.001 --quiet --out " + (dir / "out").string(),
+                            NSCD_SOURCE_DIR);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string history = read_text(dir / "out" / "history.csv");
+  EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 2);  // header + 1 step
+  // the voussoirs' tetrahedra: VTK_TETRA (10) cells in the bodies' file
+  EXPECT_NE(read_text(dir / "out" / "bodies_000001.vtu").find("NumberOfCells"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "out" / "run.json"))["status"], "completed");
+}
+
+TEST(Cli, MeshSizesGivingTooManyTetrahedraExitWithCode2) {
+  const fs::path dir = fresh_dir("mesh_size");
+  const fs::path scene = write_scene(dir, box_scene(R"(, "mesh_size": 1e-4)", R"(1000, "young": 1e9, "poisson": 0.2)"));
+  const Result r = run_nscd("run " + scene.string() + " --model ffr --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(scene.string() + ": bodies[1].mesh_size: 0.0001 m gives about 8.49e+12 tetrahedra for "
+                                           "body \"block\"; expected at most 1e+06 per body"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
 }
 
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning

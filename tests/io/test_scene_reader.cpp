@@ -48,7 +48,7 @@ constexpr const char* kContractExample = R"({
     { "name": "arch_stone_1", "model": "rigid", "material": "stone",
       "shape": { "convex": { "vertices": [[0,0,0], [1,0,0], [0,1,0], [0,0,1]] } } },
     { "name": "grain", "model": "rigid", "material": "stone",
-      "shape": { "sphere": 0.05 }, "position": [0, 0, 2], "velocity": [0, 0, -1],
+      "shape": { "sphere": 0.05 }, "mesh_size": 0.02, "position": [0, 0, 2], "velocity": [0, 0, -1],
       "angular_velocity": [0, 0, 0],
       "orientation": { "axis_angle": { "axis": [0, 0, 1], "angle": 0.3 } } }
   ],
@@ -57,6 +57,7 @@ constexpr const char* kContractExample = R"({
     { "name": "top_face", "body": "left", "region": { "min": [-0.5, 0.1667, 1.999],
                                                       "max": [0.5, 1.1667, 2.001] } }
   ],
+  "meshing": { "size": 0.25 },
   "output": { "vtk": true, "csv": true }
 })";
 
@@ -172,6 +173,8 @@ TEST_F(SceneReaderTest, ReadsContractExampleWithEveryField) {
 
   const Body& grain = s.bodies[3];
   EXPECT_EQ(std::get<SphereShape>(grain.shape).radius, 0.05);
+  EXPECT_EQ(grain.mesh_size, 0.02);
+  EXPECT_EQ(s.meshing.size, 0.25);
   EXPECT_EQ(grain.velocity, Vec3(0, 0, -1));
   EXPECT_TRUE(grain.orientation.isApprox(Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())), 1e-15));
 
@@ -512,6 +515,19 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
        },
        "bodies[1].elements: 2000 × 2000 × 2000 = 8000000000 hexahedra; expected at most 1000000 per body"},
       {[](json& s) { s["bodies"][1]["shape"] = {{"mesh", "block.msh"}}; }, "bodies[1].shape.mesh: a mesh shape needs"},
+      {[](json& s) { s["bodies"][1]["mesh_size"] = 0; }, "bodies[1].mesh_size: expected a positive number"},
+      {[](json& s) { s["bodies"][0]["mesh_size"] = 0.1; },
+       "bodies[0].mesh_size: \"mesh_size\" applies to rigid, ffr, tl or linear bodies, found model \"fixed\""},
+      {[](json& s) {
+         s["materials"]["stone"]["young"] = 1e9;
+         s["materials"]["stone"]["poisson"] = 0.2;
+         s["bodies"][1]["model"] = "ffr";
+         s["bodies"][1]["elements"] = {2, 2, 2};
+         s["bodies"][1]["mesh_size"] = 0.1;
+       },
+       "bodies[1].mesh_size: \"mesh_size\" and \"elements\" exclude each other"},
+      {[](json& s) { s["meshing"] = {{"size", -1}}; }, "meshing.size: expected a positive number"},
+      {[](json& s) { s["meshing"] = {{"sise", 1}}; }, "did you mean \"size\"?"},
       {[](json& s) { s["bodies"][0]["velocity"] = {1, 0, 0}; }, "bodies[0].velocity: a fixed body"},
       {[](json& s) { s["bodies"][1]["shape"]["sphere"] = 1; }, "bodies[1].shape: expected exactly one of"},
       {[](json& s) { s["bodies"][1]["shape"] = {{"convex", {{"vertices", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}}}}}; },

@@ -1,0 +1,155 @@
+#include "nscd/io/shape_mesh.hpp"
+
+#include "contact/mass_properties.hpp"
+#include "nscd/core/error.hpp"
+#include "nscd/io/gmsh_model.hpp"
+
+#include <gmsh.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <compare>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace nscd::io {
+namespace {
+
+// the default size, eq. (2), as a fraction of the smallest width
+constexpr double kDefaultSizeFraction = 0.25;
+// the cache's rounding of lengths [m]
+constexpr double kKeyQuantum = 1e-9;
+
+// a shape and a size, rounded to kKeyQuantum: a polyhedron's sorted vertices, or a sphere's
+// radius alone
+struct MeshKey {
+  std::vector<std::array<std::int64_t, 3>> vertices;
+  std::int64_t radius = 0;
+  std::int64_t size = 0;
+  auto operator<=>(const MeshKey&) const = default;
+};
+
+std::int64_t rounded(double length) { return std::llround(length / kKeyQuantum); }
+
+MeshKey key_of(const contact::Shape& shape, double size) {
+  MeshKey key;
+  key.size = rounded(size);
+  if (const auto* sphere = std::get_if<contact::Sphere>(&shape)) {
+    key.radius = rounded(sphere->radius);
+    return key;
+  }
+  for (const Vec3& v : std::get<contact::ConvexPolyhedron>(shape).vertices)
+    key.vertices.push_back({rounded(v.x()), rounded(v.y()), rounded(v.z())});
+  std::sort(key.vertices.begin(), key.vertices.end());
+  return key;
+}
+
+// the polyhedron as a built-in-kernel volume: points, lines, plane surfaces, a surface loop
+void add_polyhedron(const contact::ConvexPolyhedron& poly, double size) {
+  namespace geo = gmsh::model::geo;
+  std::vector<int> points;
+  for (const Vec3& v : poly.vertices) points.push_back(geo::addPoint(v.x(), v.y(), v.z(), size));
+  std::map<std::array<int, 2>, int> line_of;  // edge (i < j) → tag of the line from i to j
+  for (const std::array<int, 2>& edge : poly.edges) line_of[edge] = geo::addLine(points[edge[0]], points[edge[1]]);
+  std::vector<int> surfaces;
+  for (const std::vector<int>& face : poly.faces) {
+    std::vector<int> loop;
+    for (std::size_t k = 0; k < face.size(); ++k) {
+      const int i = face[k], j = face[(k + 1) % face.size()];
+      loop.push_back(i < j ? line_of.at({i, j}) : -line_of.at({j, i}));
+    }
+    surfaces.push_back(geo::addPlaneSurface({geo::addCurveLoop(loop)}));
+  }
+  geo::addVolume({geo::addSurfaceLoop(surfaces)});
+  geo::synchronize();
+}
+
+// first-order tetrahedra of size `size` everywhere, by Gmsh's Delaunay algorithms in one thread
+void set_mesh_options(double size) {
+  gmsh::option::setNumber("General.NumThreads", 1);
+  gmsh::option::setNumber("Mesh.ElementOrder", 1);
+  gmsh::option::setNumber("Mesh.Algorithm", 5);    // Delaunay (2-D)
+  gmsh::option::setNumber("Mesh.Algorithm3D", 1);  // Delaunay
+  gmsh::option::setNumber("Mesh.MeshSizeMin", 0);
+  gmsh::option::setNumber("Mesh.MeshSizeMax", size);
+  gmsh::option::setNumber("Mesh.MeshSizeFromCurvature", 0);
+}
+
+ffr::Mesh mesh_with_gmsh(const contact::Shape& shape, double size, const std::string& where) {
+  const auto* sphere = std::get_if<contact::Sphere>(&shape);
+  const std::string name = where + ".shape";
+  detail::RawMesh raw;
+  {
+    const detail::GmshModel model;
+    try {
+      set_mesh_options(size);
+      if (sphere != nullptr) {
+        gmsh::model::occ::addSphere(0, 0, 0, sphere->radius);
+        gmsh::model::occ::synchronize();
+      } else {
+        add_polyhedron(std::get<contact::ConvexPolyhedron>(shape), size);
+      }
+      gmsh::model::mesh::generate(3);
+      raw = detail::volume_elements(name);
+    } catch (...) {
+      throw InputError(fmt::format("{}: Gmsh could not mesh the {} with mesh size {} m ({}); try another mesh_size",
+                                   name, sphere != nullptr ? "sphere" : "convex polyhedron", size,
+                                   detail::current_gmsh_error()));
+    }
+  }
+  return detail::compact(std::move(raw), name);
+}
+
+struct Cache {
+  std::mutex mutex;
+  std::map<MeshKey, std::shared_ptr<const ffr::Mesh>> meshes;
+  std::size_t misses = 0;
+};
+
+Cache& cache() {
+  static Cache c;
+  return c;
+}
+
+}  // namespace
+
+double default_mesh_size(const contact::Shape& shape) {
+  if (const auto* sphere = std::get_if<contact::Sphere>(&shape)) return kDefaultSizeFraction * 2 * sphere->radius;
+  const auto& poly = std::get<contact::ConvexPolyhedron>(shape);
+  double width = std::numeric_limits<double>::infinity();
+  for (const Vec3& n : poly.face_normals) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const Vec3& v : poly.vertices) lo = std::min(lo, n.dot(v)), hi = std::max(hi, n.dot(v));
+    width = std::min(width, hi - lo);
+  }
+  return kDefaultSizeFraction * width;
+}
+
+double expected_tetrahedra(const contact::Shape& shape, double size) {
+  const double regular_tetrahedron = size * size * size / (6 * std::sqrt(2.0));
+  return contact::mass_properties(shape).volume / regular_tetrahedron;
+}
+
+std::shared_ptr<const ffr::Mesh> tetrahedral_mesh(const contact::Shape& shape, double size, const std::string& where) {
+  Cache& c = cache();
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  std::shared_ptr<const ffr::Mesh>& mesh = c.meshes[key_of(shape, size)];
+  if (mesh == nullptr) {
+    ++c.misses;
+    mesh = std::make_shared<const ffr::Mesh>(mesh_with_gmsh(shape, size, where));
+  }
+  return mesh;
+}
+
+std::size_t shapes_meshed() {
+  Cache& c = cache();
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  return c.misses;
+}
+
+}  // namespace nscd::io
