@@ -9,6 +9,9 @@ arch, and mu = 0.6, the arch stands.
 
   python3 gen_arch.py                       writes arch.json (15 voussoirs, R = 5, t = d = 1)
   python3 gen_arch.py --voussoirs 21 --thickness 0.5 --out thin_arch.json
+  python3 gen_arch.py --voussoirs 20 --thickness 0.75 --friction 0.8 --tolerance 1e-7 \
+      --max-iterations 5000 --out arch_collapse.json  (the arch of `nscd collapse`: t/R = 0.15, no
+      sliding, and a tolerance at which the arch at rest does not creep)
 """
 
 import argparse
@@ -24,7 +27,7 @@ def voussoir_vertices(i, n, radius, thickness, depth, height):
             for a in (a0, a1) for r in (radius, radius + thickness) for y in (-depth / 2, depth / 2)]
 
 
-def arch_scene(name, n, radius, thickness, depth):
+def arch_scene(name, n, radius, thickness, depth, friction=0.6, tolerance=1e-5, max_iterations=1000):
     height = 2.0           # abutment height: springing level [m]
     width = thickness + 1  # abutment length along x [m]
     outer = radius + thickness
@@ -58,11 +61,11 @@ def arch_scene(name, n, radius, thickness, depth):
         "time": {"step": 1e-3, "duration": 2, "output_interval": 0.02},
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
-        "solver": {"type": "nlgs", "tolerance": 1e-5, "max_iterations": 1000},
+        "solver": {"type": "nlgs", "tolerance": tolerance, "max_iterations": max_iterations},
         "materials": {"stone": {"density": 2000, "young": 3.5e10, "poisson": 0.2}, "ground": {"density": 2000}},
         "interactions": [
-            {"materials": ["stone", "stone"], "friction": 0.6, "restitution": 0},
-            {"materials": ["stone", "ground"], "friction": 0.6, "restitution": 0},
+            {"materials": ["stone", "stone"], "friction": friction, "restitution": 0},
+            {"materials": ["stone", "ground"], "friction": friction, "restitution": 0},
         ],
         "bodies": bodies,
         "probes": probes,
@@ -76,10 +79,14 @@ def main():
     parser.add_argument("--radius", type=float, default=5.0, help="inner radius R [m]")
     parser.add_argument("--thickness", type=float, default=1.0, help="radial thickness t [m]")
     parser.add_argument("--depth", type=float, default=1.0, help="depth along y [m]")
+    parser.add_argument("--friction", type=float, default=0.6, help="μ of every joint")
+    parser.add_argument("--tolerance", type=float, default=1e-5, help="the solver's tolerance")
+    parser.add_argument("--max-iterations", type=int, default=1000, help="the solver's iteration cap")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "arch.json"))
     args = parser.parse_args()
     name = os.path.splitext(os.path.basename(args.out))[0]
-    write_scene(args.out, arch_scene(name, args.voussoirs, args.radius, args.thickness, args.depth))
+    write_scene(args.out, arch_scene(name, args.voussoirs, args.radius, args.thickness, args.depth, args.friction,
+                                     args.tolerance, args.max_iterations))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ RUN_DIR/bodies.csv as tools/snapshot.py does), with, from RUN_DIR/joints.csv at 
 time (docs/output.md): each loaded joint's centre of pressure (a dot, a cross when the resultant
 leaves the section) and the line of thrust, the polyline through the
 centres of pressure of the two joints of every body that has exactly two loaded joints (the
-voussoirs of an arch, the blocks of a column). T defaults to the last output time.
+voussoirs of an arch, the blocks of a column); and each joint that is open, sliding or broken
+(its cohesive bonds broke) marked at its centroid. T defaults to the last output time.
 
 Needs numpy and matplotlib (Debian: python3-numpy, python3-matplotlib).
 Exit codes: 0 success, 2 invalid input (missing or unreadable file, time outside the run).
@@ -25,6 +26,10 @@ import snapshot  # noqa: E402  (the scene's shapes and the poses of bodies.csv)
 
 EXIT_INVALID_INPUT = 2
 THRUST_COLOUR = (0.85, 0.10, 0.55)
+# joints.csv's states drawn at the joint's centroid: marker, colour, legend
+STATE_MARKERS = {"open": ("D", (0.95, 0.55, 0.05), "open joint"),
+                 "sliding": ("^", (0.10, 0.35, 0.85), "sliding joint"),
+                 "broken": ("s", (0.80, 0.05, 0.05), "broken joint (its bonds broke)")}
 AXES = {"xz": (0, 2), "yz": (1, 2), "xy": (0, 1)}
 
 
@@ -61,7 +66,8 @@ def read_joints(run_dir, time):
     path = os.path.join(run_dir, "joints.csv")
     if not os.path.isfile(path):
         fail(f"{path}: no such file (written by nscd runs since joints are output, with \"csv\": true)")
-    needed = {"time", "body_a", "body_b", "normal_force", "pressure_x", "pressure_y", "pressure_z", "inside"}
+    needed = {"time", "body_a", "body_b", "normal_force", "pressure_x", "pressure_y", "pressure_z", "inside",
+              "cx", "cy", "cz", "state"}
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f)
@@ -72,11 +78,12 @@ def read_joints(run_dir, time):
                 try:
                     if abs(float(row["time"]) - time) <= 1e-9 * max(1.0, abs(time)):
                         row["pressure"] = np.array([float(row[f"pressure_{c}"]) for c in "xyz"])
+                        row["centroid"] = np.array([float(row[f"c{c}"]) for c in "xyz"])
                         row["normal_force"] = float(row["normal_force"])
                         rows.append(row)
                 except (TypeError, ValueError):
                     fail(f"{path}:{line}: expected numbers in the columns time, normal_force, pressure_x, "
-                         "pressure_y, pressure_z")
+                         "pressure_y, pressure_z, cx, cy, cz")
     except OSError as e:
         fail(f"{path}: cannot read: {e}")
     return rows
@@ -118,6 +125,12 @@ def draw_joints(ax, joints, axes):
             ax.plot(p[:, axes[0]], p[:, axes[1]], "o" if inside == "1" else "x", color=THRUST_COLOUR,
                     markersize=5 if inside == "1" else 9, label="centre of pressure" + (
                         "" if inside == "1" else ", outside the section"))
+    for state, (marker, colour, label) in STATE_MARKERS.items():
+        points = [j["centroid"] for j in joints if j["state"] == state]
+        if points:
+            p = np.array(points)
+            ax.plot(p[:, axes[0]], p[:, axes[1]], marker, color=colour, markersize=7, linestyle="none",
+                    markerfacecolor="none", markeredgewidth=1.5, label=label)
 
 
 def main():
