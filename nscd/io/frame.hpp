@@ -57,7 +57,7 @@ struct JointRecord {
   bool inside = true;                       // the centre of pressure lies in the polygon
   double opening = 0;                       // [m]
   Vec3 sliding = Vec3::Zero();              // of b relative to a at the centroid [m/s]
-  int state = 0;                            // 0 open, 1 stick, 2 sliding
+  int state = 0;                            // 0 open, 1 stick, 2 sliding, 3 intact, 4 broken
   std::string_view state_name = "open";
 };
 

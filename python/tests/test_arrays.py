@@ -56,6 +56,21 @@ def test_contact_forces_balance_gravity_on_a_resting_stack():
     assert np.allclose(world, contacts["forces"], rtol=0, atol=1e-12 * weight)
 
 
+def test_joints_of_a_resting_stack_carry_the_weight_above_them():
+    n = 4
+    sim = nscd.Simulation(stack_scene(n=n, duration=0.05))
+    sim.run()
+    joints = sim.joints
+    assert joints["bodies"].tolist() == [[i, i + 1] for i in range(n)]
+    assert joints["centroid"].shape == (n, 3) and joints["normal_force"].shape == (n,)
+    # joint i carries the n − i cubes above it, through the centre of its unit square
+    carried = (n - np.arange(n)) * 1000 * 9.81
+    assert np.allclose(joints["normal_force"], carried, rtol=1e-10, atol=0)
+    assert np.allclose(joints["area"], 1.0, rtol=1e-9)
+    assert np.abs(joints["eccentricity"]).max() < 1e-9
+    assert joints["inside"].all() and joints["state"] == ["stick"] * n
+
+
 def test_nodal_displacements_of_a_finite_element_body():
     sim = nscd.Simulation(f"{ROOT}/scenes/ffr_three_blocks.json", model="linear")
     names = [n for n, m in zip(sim.body_names, sim.body_models) if m == "linear"]
