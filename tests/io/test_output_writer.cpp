@@ -329,7 +329,8 @@ TEST_F(OutputWriterTest, JointsCsvHasARowPerJointPerOutputTime) {
             "time,step,body_a,body_b,area,cx,cy,cz,nx,ny,nz,normal_force,shear_x,shear_y,shear_z,shear,moment_x,"
             "moment_y,moment_z,pressure_x,pressure_y,pressure_z,eccentricity_x,eccentricity_y,eccentricity_z,"
             "eccentricity,inside,opening,sliding_x,sliding_y,sliding_z,sliding,state");
-  const JointRecord& square = two_joints().joints[0];
+  const JointFrame joints = two_joints();
+  const JointRecord& square = joints.joints[0];
   const auto f = split_csv(lines[1]);
   ASSERT_EQ(f.size(), 33u);
   EXPECT_EQ(f[0], m_t0_text);
