@@ -12,7 +12,8 @@ chaotic rocking), at most --jobs runs at once, the dearest first, and prints Mar
       ||u - u_tl|| / ||u_tl||   (and max_t |u - u_tl| / max_t |u_tl|),
   the difference of each model to its own reference-variant run, and the CPU time (user + system,
   of the nscd process) per simulated second;
-- the solver's work per run: NLGS iterations per step (median), steps short of the tolerance;
+- per factor, the change of each model's u_x from one level to the next (relative to the finer);
+- the solver's work per run: solver iterations per step (median), steps short of the tolerance;
 - with --envelope-duration T, the reference variant runs to T instead, and the envelope of u_x
   after --duration: the peak |u_x| in each window [t, t + --window) of FFR and TL.
 
@@ -210,8 +211,27 @@ def difference_table(table: dict, names: list, until: float) -> None:
         print(f"| {variant.label} | {nodes} | {ffr_tl} | {own[0]} | {own[1]} | {cost[0]} | {cost[1]} | {ratio} |")
 
 
+def refinements(meshes: list, steps: list, tolerances: list) -> list:
+    """(factor, coarser variant, finer variant) for each factor's successive levels around the reference."""
+    levels = [("mesh", [REFERENCE._replace(mesh=m) for m in sorted({*meshes, REFERENCE.mesh}, key=math.prod)]),
+              ("h", [REFERENCE._replace(step=h) for h in sorted({*steps, REFERENCE.step}, reverse=True)]),
+              ("tolerance", [REFERENCE._replace(tolerance=t)
+                             for t in sorted({*tolerances, REFERENCE.tolerance}, reverse=True)])]
+    return [(factor, a, b) for factor, vs in levels for a, b in zip(vs, vs[1:])]
+
+
+def refinement_table(table: dict, pairs: list, until: float) -> None:
+    """The change of each model's probe from one level of a factor to the next, relative to the finer level."""
+    print(f"| factor | from | to | FFR change, t ≤ {until:g} s | TL change |")
+    print("|---|---|---|---|---|")
+    for factor, coarse, fine in pairs:
+        cells = [percent(difference(table[(coarse, m)].u, table[(fine, m)].u, until))
+                 if (coarse, m) in table and (fine, m) in table else "–" for m in MODELS]
+        print(f"| {factor} | {coarse.label} | {fine.label} | {cells[0]} | {cells[1]} |")
+
+
 def solver_table(table: dict, names: list) -> None:
-    print("| variant | model | steps | NLGS iterations per step (median) | steps short of the tolerance |")
+    print("| variant | model | steps | solver iterations per step (median) | steps short of the tolerance |")
     print("|---|---|---|---|---|")
     for variant in names:
         for model in MODELS:
@@ -319,6 +339,8 @@ def main(argv: list) -> int:
     if args.envelope_duration:
         print(f"The reference runs to {args.envelope_duration:g} s: its CPU time is per simulated second over "
               f"{args.envelope_duration:g} s.")
+    print()
+    refinement_table(table, refinements(args.meshes, args.steps, args.tolerances), args.duration)
     print()
     solver_table(table, names)
     if args.envelope_duration:
