@@ -1,6 +1,5 @@
 #include "nscd/step/penalty_contact.hpp"
 
-#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/joints.hpp"
 
 #include <algorithm>
@@ -32,9 +31,7 @@ void penalty_impulses(const Model& m, StepWorkspace& ws) {
       r.segment<2>(3 * i + 1) = -h * p.mu[i] * f_n / std::max(u_t.norm(), law.regularisation_velocity) * u_t;
     }
   }
-  // u = W r + q, without q's restitution or gap-row shift, which belong to the non-smooth law
   Eigen::VectorXd u = p.W.apply(r) + p.q;
-  for (int i = 0; i < p.nc(); ++i) u[3 * i] -= normal_velocity_shift(m, ws.contacts.active[i]);
   ws.contacts.solution = solvers::SolverResult{std::move(r), std::move(u), solvers::SolverStatus::Converged, 0, 0.0};
 }
 

@@ -39,8 +39,9 @@ namespace nscd {
 /// h_crit of eq. (5) for a body of mass m [kg] on one joint of `law`.
 double penalty_stable_step(const PenaltyLaw& law, double mass);
 
-/// Eqs. (1)–(4) for the active contacts of ws.contacts, into ws.contacts.solution (r, and the
-/// relative velocities u at the end of the step that r gives; 0 iterations, Converged).
+/// Eqs. (1)–(4) for the active contacts of ws.contacts, into ws.contacts.solution: r, and
+/// u = W r + q as every solver returns it (the end-of-step velocity is u less q's shift,
+/// contact_problem.hpp); 0 iterations, Converged.
 void penalty_impulses(const Model& m, StepWorkspace& ws);
 
 }  // namespace nscd

@@ -69,6 +69,27 @@ TEST(PenaltyContact, UndampedSphereBouncesBackToItsHeight) {
   EXPECT_NEAR(apex, 0.15, 0.01 * 0.05);
 }
 
+TEST(PenaltyContact, ReturnsTheVelocitiesOfEverySolverUEqualsWrPlusQ) {
+  // restitution 0.5 shifts q on approach (contact_problem.hpp); penalty contact does not use it,
+  // but its u keeps the solvers' meaning, u = W r + q, which the joint output and the energy
+  // balance read less that shift
+  io::Scene scene = penalty_scene(1e-4, 0.2, 1e6, 0.0);
+  scene.interactions.front().restitution = 0.5;
+  test::add_sphere(scene, "ball", BodyKind::Rigid, 0.1, Vec3(0, 0, 0.15));
+  test::Simulation sim(scene);
+  int loaded_steps = 0;
+  while (sim.state.step < sim.model.n_steps) {
+    ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+    const solvers::FrictionProblem& p = sim.workspace.contacts.problem;
+    const solvers::SolverResult& x = sim.workspace.contacts.solution;
+    if (p.nc() == 0 || x.r.maxCoeff() <= 0) continue;
+    ++loaded_steps;
+    // the same sums in the same order: equal to round-off of the velocities (~1 m/s)
+    EXPECT_LT((x.u - (p.W.apply(x.r) + p.q)).cwiseAbs().maxCoeff(), 1e-14) << "t = " << sim.state.t;
+  }
+  EXPECT_GT(loaded_steps, 0);
+}
+
 TEST(PenaltyContact, StepAboveTheStableLimitIsRefused) {
   // a 500 kg block on k_n = 1e9 N/m: ω = √(k/m) = 1414 rad/s, h_crit = 2/ω = 1.41 ms undamped
   const double mass = 1000.0 * 0.5 * 0.5 * 2;
