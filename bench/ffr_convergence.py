@@ -141,13 +141,13 @@ def execute(run: Run, out: pathlib.Path, nscd: str) -> int:
 
 def run_all(runs: list, out: pathlib.Path, nscd: str, jobs: int) -> int:
     """Runs what is not already done, the dearest first; returns the number of failed runs."""
-    todo = sorted((r for r in runs if not completed(r, out)), key=lambda r: -r.cost)
+    pending = sorted((r for r in runs if not completed(r, out)), key=lambda r: -r.cost)
     (out / "scenes").mkdir(parents=True, exist_ok=True)
-    for variant in {r.variant for r in todo}:
+    for variant in {r.variant for r in pending}:
         (out / "scenes" / f"{variant.name}.json").write_text(scene_text(variant))
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(execute, r, out, nscd): r for r in todo}
+        futures = {pool.submit(execute, r, out, nscd): r for r in pending}
         for future in concurrent.futures.as_completed(futures):
             code = future.result()
             run = futures[future]

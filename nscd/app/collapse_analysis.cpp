@@ -11,7 +11,7 @@
 namespace nscd::app {
 namespace {
 
-bool is_movable(const BodyModel& b) { return b.kind != BodyKind::Fixed && b.kind != BodyKind::Driven; }
+bool is_movable(const BodyModel& b) { return !is_kinematic(b.kind); }
 
 // a joint at t = 0 (joints.hpp): its contact points in each body's frame and its normal in a's frame
 struct JointAtStart {
@@ -97,7 +97,7 @@ io::Scene collapse_scene(const io::Scene& scene, const Vec3& direction, double m
   io::Scene loaded = scene;
   io::Load load;
   for (const io::Body& b : scene.bodies)
-    if (b.model != BodyKind::Fixed && b.model != BodyKind::Driven) load.bodies.push_back(b.name);
+    if (!is_kinematic(b.model)) load.bodies.push_back(b.name);
   load.acceleration = multiplier * scene.gravity.norm() * direction.normalized();
   load.time.type = io::LoadTime::Type::Ramp;
   load.time.start = 0;

@@ -176,7 +176,7 @@ std::array<int, 3> read_elements(const Value& v) {
 // the tetrahedra's size of a body meshed automatically when simulated as ffr, tl or linear (by
 // its model or `nscd run --model`); shape_mesh.hpp checks the count against the shape
 double read_mesh_size(const Value& v, const Body& b) {
-  if (b.model == BodyKind::Fixed || b.model == BodyKind::Driven)
+  if (is_kinematic(b.model))
     v.fail(fmt::format("\"mesh_size\" applies to rigid, ffr, tl or linear bodies, found model \"{}\"",
                        to_string(b.model)));
   if (std::holds_alternative<MeshShape>(b.shape)) v.fail("\"mesh_size\" does not apply to a mesh shape");

@@ -172,6 +172,10 @@ double normal_velocity_shift(const Model& m, const ActiveContact& contact) {
   return law.restitution * std::min(contact.u_old[0], 0.0);
 }
 
+double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_end) {
+  return contact.point.gap + m.step.h * (m.step.theta * u_n_end + (1 - m.step.theta) * contact.u_old[0]);
+}
+
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
 }

@@ -40,6 +40,10 @@ void build_body_form(const Model& m, StepWorkspace& ws);
 /// Newton's restitution e min(u_n⁻, 0). The end-of-step normal velocity is u_n − this shift.
 double normal_velocity_shift(const Model& m, const ActiveContact& contact);
 
+/// Contact i's gap at the end of the step, linearised for the end-of-step normal velocity u_n⁺
+/// (position_projection.hpp eq. (1)): g + h (θ u_n⁺ + (1 − θ) u_n⁻).
+double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_end);
+
 /// Whether contact c has a side on an FFR, TL or linear body.
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
 

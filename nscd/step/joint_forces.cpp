@@ -36,12 +36,11 @@ bool inside_polygon(const Joint& joint, const Vec3& x) {
 
 // eq. (5)
 double opening(const Model& m, const StepContacts& contacts, const Joint& joint) {
-  const double h = m.step.h, theta = m.step.theta;
   double largest = 0;
   for (int i : joint.contacts) {
     const ActiveContact& contact = contacts.active[i];
     const double u_end = contacts.solution.u[3 * static_cast<Eigen::Index>(i)] - normal_velocity_shift(m, contact);
-    largest = std::max(largest, contact.point.gap + h * (theta * u_end + (1 - theta) * contact.u_old[0]));
+    largest = std::max(largest, end_of_step_gap(m, contact, u_end));
   }
   return largest;
 }

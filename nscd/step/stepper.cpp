@@ -132,7 +132,6 @@ ProjectedRow projected_row(const Model& m, const StepWorkspace& ws, int i) {
 
 // stage 7: position_projection.hpp, eqs. (1)–(4), on the next state in the workspace
 void project_positions(const Model& m, StepWorkspace& ws) {
-  const double h = m.step.h, theta = m.step.theta;
   const int nc = ws.contacts.problem.nc();
   ws.gap_end.resize(nc);
   ws.projected_rows.resize(nc);
@@ -144,7 +143,7 @@ void project_positions(const Model& m, StepWorkspace& ws) {
     // eq. (1)
     const double u_next = contact_velocity(ws.contacts.active.jacobian(i), body_velocity(ws.next_v[c.a], ws.next_w[c.a]),
                                            body_velocity(ws.next_v[c.b], ws.next_w[c.b]))[0];
-    ws.gap_end[i] = c.gap + h * (theta * u_next + (1 - theta) * contact.u_old[0]);
+    ws.gap_end[i] = end_of_step_gap(m, contact, u_next);
   }
   ws.projection = project_gaps(ws.contacts.problem.W, ws.gap_end, ws.projected_rows,
                                kProjectionToleranceFraction * m.step.activation_gap, kProjectionMaxSweeps, ws.P);
