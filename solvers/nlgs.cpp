@@ -22,12 +22,14 @@ void compute_u(const FrictionProblem& p, const Eigen::VectorXd& r, Eigen::Vector
   u += p.q;
 }
 
-// the contacts [begin, end), eqs. (1)–(2), one after the other; returns the sums of the chunk
+// the contacts [begin, end), eqs. (1)–(2), one after the other (from end − 1 down when
+// backward); returns the sums of the chunk
 detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, int begin,
-                               int end, double omega, double* r_data) {
+                               int end, double omega, bool backward, double* r_data) {
   const double* q = p.q.data();
   detail::SweepNorms norms;
-  for (int i = begin; i < end; ++i) {
+  for (int k = begin; k < end; ++k) {
+    const int i = backward ? end - 1 - (k - begin) : k;
     // q_loc = q_i + Σ_{j≠i} W_ij r_j over the stored blocks of row i
     Eigen::Vector3d q_loc = Eigen::Map<const Eigen::Vector3d>(q + 3 * i);
     const int* col = p.W.row_cols_begin(i);
@@ -53,12 +55,17 @@ detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detai
 namespace detail {
 
 SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
-                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms) {
+                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms,
+                         SweepDirection direction) {
   NSCD_DEMAND(chunk_norms.size() + 1 == plan.chunk_start.size() && r.size() == 3 * static_cast<Eigen::Index>(p.nc()));
   double* r_data = r.data();
-  for_each_chunk_in_color_order(plan, [&](int chunk, int begin, int end) {
-    chunk_norms[chunk] = sweep_chunk(p, local, begin, end, options.omega, r_data);
-  });
+  const bool backward = direction == SweepDirection::Backward;
+  for_each_chunk_in_color_order(
+      plan,
+      [&](int chunk, int begin, int end) {
+        chunk_norms[chunk] = sweep_chunk(p, local, begin, end, options.omega, backward, r_data);
+      },
+      direction);
   // sums over the chunks in chunk order, whatever thread computed them
   SweepNorms norms;
   for (const SweepNorms& chunk : chunk_norms) {
@@ -124,11 +131,11 @@ PreparedNlgs::PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options)
   m_u.resize(m_r.size());
 }
 
-SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) { return run(r0, m_options.stopping); }
+SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) { return run(r0, m_options.stopping, true); }
 
 SolverResult PreparedNlgs::sweep(const Eigen::VectorXd& r0) {
   NSCD_DEMAND(sweeps_left() > 0);
-  SolverResult result = run(r0, Stopping{m_options.stopping.tolerance, 1, 1});
+  SolverResult result = run(r0, Stopping{m_options.stopping.tolerance, 1, 1}, m_sweeps == 0);
   result.iterations = ++m_sweeps;
   return result;
 }
@@ -145,19 +152,26 @@ const FrictionProblem& PreparedNlgs::take_values() {
   return *P;
 }
 
-// the sweeps on P (p in plan order) from m_r until `stopping`; the full error of eq. (3) is
+// the sweeps on P (p in plan order) from m_r until `stopping`, the first one symmetric (a
+// forward and a backward pass, nlgs.hpp) when symmetric_first; the full error of eq. (3) is
 // evaluated after sweep min_iterations and the last sweep, every kFullErrorPeriod sweeps, and
 // when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance; never before
 // sweep min_iterations (or the last). Sets result's iterations, error when evaluated, and status
 // NonFinite on a non-finite sweep; NonFiniteData when p's off-diagonal blocks are not finite.
-PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Stopping& stopping, SolverResult& result) {
+PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Stopping& stopping, bool symmetric_first,
+                                             SolverResult& result) {
   const int first_check = std::min(stopping.min_iterations, stopping.max_iterations);
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
   ProgressTest progress(m_options);
   for (int s = 1; s <= stopping.max_iterations; ++s) {
-    const detail::SweepNorms norms = detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms);
+    detail::SweepNorms norms = detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms);
+    if (s == 1 && symmetric_first) {
+      const detail::SweepNorms back =
+          detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, detail::SweepDirection::Backward);
+      norms = {norms.dr2 + back.dr2, back.r2, norms.q_loc_finite && back.q_loc_finite};
+    }
     const double dr2 = norms.dr2;
     const double r2 = norms.r2;
     if (s == 1 && !norms.q_loc_finite && !detail::is_finite(*m_p, Eigen::VectorXd())) return SweepsEnd::NonFiniteData;
@@ -184,7 +198,7 @@ PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Sto
   return error_is_current ? SweepsEnd::ErrorCurrent : SweepsEnd::ErrorStale;
 }
 
-SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stopping) {
+SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first) {
   const FrictionProblem& p = *m_p;
   NSCD_DEMAND(3 * static_cast<Eigen::Index>(p.nc()) == m_r.size() && p.W.n_offdiag() == m_n_offdiag);  // the pattern
   detail::check_problem(p, "nlgs");
@@ -199,7 +213,7 @@ SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stoppi
   const FrictionProblem& P = take_values();
   const std::vector<int>& order = m_plan.coloring.order;
   detail::to_order(result.r, order, 3, m_r);
-  const SweepsEnd end = sweeps(P, stopping, result);
+  const SweepsEnd end = sweeps(P, stopping, symmetric_first, result);
   if (end == SweepsEnd::NonFiniteData) {
     detail::give_up(p, "nlgs", result);
     return result;

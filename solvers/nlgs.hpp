@@ -7,7 +7,8 @@
 ///  (2) r_i ← (1 − ω) r_i + ω · solve_local(W_ii, q_loc, μ_i)
 ///
 /// The order is that of sweep_plan.hpp: colour after colour (contact_coloring.hpp), and within a
-/// colour by increasing index. A problem none of whose colours is large enough to be swept in
+/// colour by increasing index. The first sweep of a solve is symmetric: this order, then the same
+/// contacts in the reverse order (a backward pass), counted as one sweep. A problem none of whose colours is large enough to be swept in
 /// parallel (fewer than min_parallel_chunks chunks, 128 contacts by default) is swept in index
 /// order instead, as Siconos's NSGS does: colouring would only change the order there, and the
 /// index order keeps the sweep counts of the FCLIB tests (docs/performance.md).
@@ -31,10 +32,12 @@
 /// after sweep min_iterations (1 by default) and the last sweep, every 16 sweeps, and whenever the
 /// cheap estimate ‖Δr‖/‖r‖ of the sweep, scaled by the ratio (error / estimate) of the last
 /// evaluation, is below the tolerance. The returned error is always that of the returned (r, u).
-/// A warm-started solve of a structure at rest meets the tolerance after one sweep, but one sweep
-/// moves the load along a column of blocks by only one block: the rocking mode of a tall stack,
-/// seeded by round-off, is then corrected a step late and grows (docs/robustness.md); at least as
-/// many sweeps as blocks in the tallest column (min_iterations, LMGC90's check period) remove it.
+/// A warm-started solve of a structure at rest meets the tolerance after one sweep. A forward pass
+/// alone carries a change of load along a column of blocks in one direction only, so the rocking
+/// mode of a tall stack, seeded by round-off, was answered a step late and grew, by about ten
+/// times every 10⁴ steps (docs/robustness.md), below any tolerance's sight. The backward pass of
+/// the first sweep carries it the other way within the same step, and the mode stays at
+/// round-off: no min_iterations is needed (it still sets a least number of sweeps).
 ///
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
 ///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018];
@@ -87,9 +90,11 @@ struct SweepNorms {
 /// already in plan order (renumbered(p₀, plan.coloring.order) when plan.renumbers(), else p₀):
 /// colour after colour, the chunks of a colour concurrently, the contacts of a chunk in order.
 /// local holds make_local_problem(W_ii, μ_i) of every contact of p; chunk_norms (plan's chunk
-/// count) is workspace. Returns the sums over the chunks, in chunk order.
+/// count) is workspace. Returns the sums over the chunks, in chunk order. Backward visits the
+/// positions in the reverse order (sweep_plan.hpp).
 SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProblem>& local, const SweepPlan& plan,
-                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms);
+                         const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms,
+                         SweepDirection direction = SweepDirection::Forward);
 
 }  // namespace detail
 
@@ -111,7 +116,8 @@ class PreparedNlgs {
   /// solve_nlgs(p, options, r0) on p's current values.
   SolverResult solve(const Eigen::VectorXd& r0);
 
-  /// One sweep of the budget options.stopping.max_iterations on p's current values from r0, tested
+  /// One sweep (symmetric if it is the object's first) of the budget options.stopping.max_iterations
+  /// on p's current values from r0, tested
   /// after it (min_iterations is the caller's to apply): status Converged when the error is at most the
   /// tolerance, NonFinite as solve_nlgs, else MaxIterations; iterations counts the sweeps since
   /// the object was made. @pre sweeps_left() > 0.
@@ -122,9 +128,9 @@ class PreparedNlgs {
 
  private:
   enum class SweepsEnd { ErrorCurrent, ErrorStale, NonFiniteData };
-  SolverResult run(const Eigen::VectorXd& r0, const Stopping& stopping);
+  SolverResult run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first);
   const FrictionProblem& take_values();
-  SweepsEnd sweeps(const FrictionProblem& P, const Stopping& stopping, SolverResult& result);
+  SweepsEnd sweeps(const FrictionProblem& P, const Stopping& stopping, bool symmetric_first, SolverResult& result);
 
   const FrictionProblem* m_p;
   NlgsOptions m_options;

@@ -84,20 +84,28 @@ void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size,
 /// The inverse of to_order: segment order[k] of x is segment k of y.
 void from_order(const Eigen::VectorXd& y, const std::vector<int>& order, int size, Eigen::VectorXd& x);
 
+/// The direction of a sweep: Forward is the order (1); Backward its reverse, the colours from the
+/// last, the contacts of a chunk by decreasing position (the second half of a symmetric sweep).
+enum class SweepDirection { Forward, Backward };
+
 /// Calls run_chunk(chunk, begin, end) for every chunk of plan, [begin, end) its positions, in the
-/// order (1): the chunks of a colour concurrently (tbb::parallel_for, in the current arena) when
-/// the colour has min_parallel_chunks chunks and more than one thread may run, else in order on
-/// the calling thread. run_chunk must write only to its chunk's contacts (or its own chunk's
-/// storage) and read no contact of another chunk of its colour.
+/// order (1), or colour after colour from the last for Backward (run_chunk then visits its
+/// positions from end − 1 down): the chunks of a colour concurrently (tbb::parallel_for, in the
+/// current arena) when the colour has min_parallel_chunks chunks and more than one thread may
+/// run, else in order on the calling thread. run_chunk must write only to its chunk's contacts
+/// (or its own chunk's storage) and read no contact of another chunk of its colour.
 template <class F>
-void for_each_chunk_in_color_order(const SweepPlan& plan, F&& run_chunk) {
+void for_each_chunk_in_color_order(const SweepPlan& plan, F&& run_chunk,
+                                   SweepDirection direction = SweepDirection::Forward) {
   auto run_chunks = [&](int first, int last) {
     for (int chunk = first; chunk < last; ++chunk) {
       run_chunk(chunk, plan.chunk_start[chunk], plan.chunk_start[chunk + 1]);
     }
   };
   const bool parallel = tbb::this_task_arena::max_concurrency() > 1;
-  for (int c = 0; c < plan.coloring.n_colors(); ++c) {
+  const int n_colors = plan.coloring.n_colors();
+  for (int k = 0; k < n_colors; ++k) {
+    const int c = direction == SweepDirection::Forward ? k : n_colors - 1 - k;
     const int first = plan.color_chunk_start[c];
     const int last = plan.color_chunk_start[c + 1];
     if (!parallel || last - first < plan.min_parallel_chunks) {

@@ -102,8 +102,10 @@ std::vector<detail::LocalProblem> local_problems(const FrictionProblem& p) {
 
 // the reference: one plain sequential Gauss–Seidel sweep, nlgs.hpp eqs. (1)–(2), visiting the
 // contacts in index order (ω = 1)
-void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, Eigen::VectorXd& r) {
-  for (int i = 0; i < p.nc(); ++i) {
+void sequential_sweep(const FrictionProblem& p, const std::vector<detail::LocalProblem>& local, Eigen::VectorXd& r,
+                      detail::SweepDirection direction = detail::SweepDirection::Forward) {
+  for (int k = 0; k < p.nc(); ++k) {
+    const int i = direction == detail::SweepDirection::Forward ? k : p.nc() - 1 - k;
     Eigen::Vector3d q_loc = p.q.segment<3>(3 * i);
     p.W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { q_loc.noalias() += block * r.segment<3>(3 * j); });
     const Eigen::Vector3d r_old = r.segment<3>(3 * i);
@@ -202,15 +204,19 @@ TEST(ParallelNlgs, ColoredSweepEqualsSequentialSweepInColourOrderIterationByIter
     Eigen::VectorXd r_colored = Eigen::VectorXd::Zero(3 * p.nc());
     Eigen::VectorXd r_reference = r_colored;
     for (int s = 1; s <= 30; ++s) {
-      with_threads(threads, [&] { return detail::colored_sweep(p, local, plan, {}, r_colored, chunk_norms); });
-      sequential_sweep(p, local, r_reference);
+      // forward and backward sweeps in turn: both directions, each from the other's result
+      const auto direction = s % 2 == 1 ? detail::SweepDirection::Forward : detail::SweepDirection::Backward;
+      with_threads(threads,
+                   [&] { return detail::colored_sweep(p, local, plan, {}, r_colored, chunk_norms, direction); });
+      sequential_sweep(p, local, r_reference, direction);
       ASSERT_TRUE(bitwise_equal(r_colored, r_reference)) << threads << " threads, sweep " << s;
     }
   }
 }
 
 TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
-  // solve_nlgs with k sweeps (tolerance 0) returns the r of k reference sweeps, for k = 1 … 5
+  // solve_nlgs with k sweeps (tolerance 0) returns the r of k reference sweeps, for k = 1 … 5,
+  // the first one symmetric (forward, then backward)
   const FrictionProblem p = grid_problem(40, 40, 3);
   const std::vector<int> order = color_contacts(p.W).order;
   const FrictionProblem renumbered = nscd::solvers::renumbered(p, order);
@@ -221,6 +227,7 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   for (int k = 1; k <= 5; ++k) {
     options.stopping.max_iterations = k;
     sequential_sweep(renumbered, local, r_reference);
+    if (k == 1) sequential_sweep(renumbered, local, r_reference, detail::SweepDirection::Backward);
     const SolverResult res = with_threads(2, [&] { return solve_nlgs(p, options, Eigen::VectorXd()); });
     ASSERT_EQ(res.iterations, k);
     Eigen::VectorXd r_back(3 * p.nc());
@@ -252,13 +259,13 @@ TEST(ParallelNlgs, PreparedSolverGivesTheBitsOfSolveNlgsAsTheValuesChange) {
     expect_same_result(res, solve_nlgs(p, options, Eigen::VectorXd()));
     EXPECT_GT(res.iterations, 1);
   }
-  // sweep(): a solve of one sweep each, tested after it, counted since the object was made
-  NlgsOptions one_sweep = options;
-  one_sweep.stopping.max_iterations = 1;
+  // sweep(): one sweep each, tested after it, counted since the object was made; the first one
+  // symmetric, as the first of a solve: three calls give the bits of a solve of three sweeps
+  NlgsOptions sweeps = options;
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
   for (int k = 1; k <= 3; ++k) {
-    SolverResult expected = solve_nlgs(p, one_sweep, r);
-    expected.iterations = k;
+    sweeps.stopping.max_iterations = k;
+    SolverResult expected = solve_nlgs(p, sweeps, Eigen::VectorXd());
     const SolverResult res = prepared.sweep(r);
     expect_same_result(res, expected);
     EXPECT_EQ(res.status, SolverStatus::MaxIterations);
