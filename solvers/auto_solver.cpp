@@ -15,10 +15,29 @@ bool newton_possible(const FrictionProblem& p, const BodyCoupling* coupling, con
   return newton_stage_possible(options, coupling != nullptr ? coupling->M.rows() : 3 * static_cast<Eigen::Index>(p.nc()));
 }
 
-// whether stage 2's factorisations are affordable
-bool newton_affordable(const FrictionProblem& p, double max_operations) {
-  return detail::factorization_operations(detail::to_sparse(p.W, 0.0)) <= max_operations;
-}
+// the price of one of stage 2's factorisations (sparse_delassus.hpp eq. (2)), computed when first
+// asked: of W's pattern on the local form, of J's on the body form, that of M + Hᵀ H
+// (velocity_prox.hpp eq. (3))
+class NewtonPrice {
+ public:
+  NewtonPrice(const FrictionProblem& p, const BodyCoupling* coupling) : m_p(p), m_coupling(coupling) {}
+  double operations() {
+    if (m_operations < 0.0)
+      m_operations = m_coupling != nullptr
+                         ? detail::factorization_operations(
+                               m_coupling->M + Eigen::SparseMatrix<double>(m_coupling->H.transpose() * m_coupling->H))
+                         : detail::factorization_operations(detail::to_sparse(m_p.W, 0.0));
+    return m_operations;
+  }
+
+ private:
+  const FrictionProblem& m_p;
+  const BodyCoupling* m_coupling;
+  double m_operations = -1.0;
+};
+
+// eq. (4): the operations of a sweep, a 3 × 3 block product (9 multiply-adds) per block of W
+double sweep_operations(const FrictionProblem& p) { return 9.0 * (p.W.n_offdiag() + p.nc()); }
 
 // a Newton stage's result `stage` from best.r: best becomes it if its error is lower, with the
 // counts of both stages; whether it converged
@@ -31,13 +50,6 @@ bool keep_better(SolverResult& best, SolverResult stage, int sweeps) {
   best.iterations = iterations;
   best.factorizations = factorizations;
   return best.status == SolverStatus::Converged;
-}
-
-// whether stage 2's factorisations on the body form are affordable: the price of J's pattern,
-// that of M + Hᵀ H (velocity_prox.hpp eq. (3))
-bool body_newton_affordable(const BodyCoupling& c, double max_operations) {
-  const Eigen::SparseMatrix<double> pattern = c.M + Eigen::SparseMatrix<double>(c.H.transpose() * c.H);
-  return detail::factorization_operations(pattern) <= max_operations;
 }
 
 }  // namespace
@@ -60,6 +72,9 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   const bool newton = newton_possible(p, coupling, options);
   NlgsOptions nlgs = nlgs_stage_options(
       options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
+  NewtonPrice price(p, coupling);
+  if (newton)  // eq. (5)
+    nlgs.stall_patience = [&] { return options.expected_newton_iterations * price.operations() / sweep_operations(p); };
   SolverResult best = solve_nlgs(p, nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
     return best;
@@ -67,13 +82,14 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
 
   // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its
   // factorisations are affordable
+  const bool affordable = price.operations() <= options.max_factorization_operations;
   if (coupling != nullptr) {
-    if (body_newton_affordable(*coupling, options.max_factorization_operations)) {
+    if (affordable) {
       VelocityProxOptions vprox = options.velocity_prox;
       vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
       if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
     }
-  } else if (newton_affordable(p, options.max_factorization_operations)) {
+  } else if (affordable) {
     ProxOptions prox = options.prox;
     prox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
     if (keep_better(best, solve_prox(p, prox, best.r), sweeps)) return best;

@@ -93,22 +93,39 @@ void check_options(const NlgsOptions& options) {
                     options.stall_factor);
 }
 
-// the progress test of NlgsOptions::stall_window, fed with the full errors as they are evaluated
+// the progress test of NlgsOptions::stall_window and stall_patience, fed with the full errors
+// as they are evaluated
 class ProgressTest {
  public:
-  explicit ProgressTest(const NlgsOptions& o) : m_window(o.stall_window), m_factor(o.stall_factor) {}
-  // whether the error at sweep s has not fallen by the factor over at least the window
+  ProgressTest(const NlgsOptions& o, const Stopping& stopping) : m_options(o), m_stopping(stopping) {}
+  // whether the error at sweep s has not fallen by the factor over at least the window, and
+  // would not reach the tolerance soon enough at the window's rate
   bool stalled(int s, double error) {
-    if (m_window == 0 || (m_sweep > 0 && s - m_sweep < m_window)) return false;
-    if (m_sweep > 0 && error > m_factor * m_error) return true;
+    const int window = m_options.stall_window;
+    if (window == 0 || (m_sweep > 0 && s - m_sweep < window)) return false;
+    if (m_sweep > 0 && error > m_options.stall_factor * m_error && !patient(s, error)) return true;
     m_sweep = s;
     m_error = error;
     return false;
   }
 
  private:
-  int m_window;
-  double m_factor;
+  // whether the error, falling on at the rate since the reference, reaches the tolerance within
+  // the patience and the budget
+  bool patient(int s, double error) {
+    if (!m_options.stall_patience || !(error < m_error)) return false;
+    const double tolerance = m_stopping.tolerance;
+    const double needed = std::log(tolerance / error) / (std::log(error / m_error) / (s - m_sweep));
+    if (m_patience < 0.0) m_patience = m_options.stall_patience();
+    const bool waits = needed <= m_patience && needed <= m_stopping.max_iterations - s;
+    nscd::logger().trace("nlgs: sweep {}, {:.0f} more sweeps to the tolerance at this rate, patience {:.0f}: {}", s,
+                         needed, m_patience, waits ? "goes on" : "stops");
+    return waits;
+  }
+
+  const NlgsOptions& m_options;
+  const Stopping& m_stopping;
+  double m_patience = -1.0;  // stall_patience(), once asked
   int m_sweep = 0;  // the reference: sweep and full error
   double m_error = 0.0;
 };
@@ -164,7 +181,7 @@ PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Sto
   bool error_is_current = false;
   double ratio = 1.0;
   int last_full = 0;
-  ProgressTest progress(m_options);
+  ProgressTest progress(m_options, stopping);
   for (int s = 1; s <= stopping.max_iterations; ++s) {
     detail::SweepNorms norms = detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms);
     if (s == 1 && symmetric_first) {

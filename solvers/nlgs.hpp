@@ -51,6 +51,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -65,6 +66,11 @@ struct NlgsOptions {
   // has not fallen below stall_factor × its value at least stall_window sweeps before
   int stall_window = 0;       // sweeps
   double stall_factor = 0.5;  // in (0, 1)
+  // the progress test's patience (empty: none): a window over which the error fell, but by less
+  // than stall_factor, stops the sweeps only if the error, falling on at that window's rate,
+  // needs more sweeps to reach the tolerance than stall_patience() and than the budget has left;
+  // asked at most once per solve, at the first such window (auto_solver.hpp's cost model)
+  std::function<double()> stall_patience;
 };
 
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.

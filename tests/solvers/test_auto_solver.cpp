@@ -186,6 +186,33 @@ TEST(NlgsProgress, StallTestEndsSweepsThatNoLongerHalveTheError) {
   EXPECT_THROW(solve_nlgs(*p, o, Eigen::VectorXd()), nscd::InputError);
 }
 
+TEST(NlgsProgress, PatienceLetsASteadilyFallingErrorReachTheTolerance) {
+  // a step of a pile of 300 spheres: NLGS falls to 1e-8 slowly (about 3 000 sweeps), so the
+  // progress test alone ends it early, at the first window where the error falls but does not
+  // halve; with patience it goes on past that window (until one where the error rises), asking
+  // the patience once; a patience of 0 is the progress test alone
+  const std::optional<FrictionProblem> p =
+      io::read_fclib_problem(fclib_data::fclib_folder() / "nscd_small_pile_step750.hdf5").problem;
+  ASSERT_TRUE(p.has_value());
+  NlgsOptions o;
+  o.stopping.tolerance = 1e-8;
+  o.stopping.max_iterations = 10000;
+  o.stall_window = 16;
+  const SolverResult impatient = solve_nlgs(*p, o, Eigen::VectorXd());
+  EXPECT_EQ(impatient.status, SolverStatus::MaxIterations);
+  int asked = 0;
+  o.stall_patience = [&] {
+    ++asked;
+    return 1e6;
+  };
+  const SolverResult patient = solve_nlgs(*p, o, Eigen::VectorXd());
+  EXPECT_EQ(asked, 1);
+  EXPECT_GT(patient.iterations, impatient.iterations);
+  EXPECT_LT(patient.error, impatient.error);
+  o.stall_patience = [] { return 0.0; };
+  EXPECT_EQ(solve_nlgs(*p, o, Eigen::VectorXd()).iterations, impatient.iterations);
+}
+
 TEST(AutoSolver, ConvergedFirstStageIsNlgsBitForBit) {
   // Box_Stacks at 1e-4: NLGS converges without stalling, and auto returns exactly its result
   const std::optional<FrictionProblem> p =
