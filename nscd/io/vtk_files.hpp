@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Internal to nscd::io: the VTK XML files of one output time (docs/output.md), written in
-/// binary appended form with ZLib compression. VTK itself stays inside vtk_files.cpp.
+/// binary appended form with zlib compression by vtk_xml.hpp, the blocks compressed in parallel.
 ///
 /// Each file is written to `<file>.tmp` and renamed over `<file>`, so a reader sees either the
 /// previous complete file or the new complete file.
