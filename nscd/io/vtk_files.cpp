@@ -134,7 +134,7 @@ void commit_temporary(const fs::path& tmp, const fs::path& path) {
   }
 }
 
-void write_body_mesh(const fs::path& path, const BodyMeshFrame& frame) {
+void write_body_mesh(const fs::path& path, const BodyMeshFrame& frame, XmlCache* cache) {
   const std::size_t np = frame.points.size(), ncell = frame.cells.size();
   check_size(frame.velocity, np, "velocity", "points");
   check_size(frame.displacement, np, "displacement", "points");
@@ -170,9 +170,13 @@ void write_body_mesh(const fs::path& path, const BodyMeshFrame& frame) {
   if (!frame.von_mises.empty()) cell_data.arrays.push_back(xml_array("von_mises", frame.von_mises));
   XmlSection cell_section = cells.section("Cells");
   cell_section.arrays.push_back(xml_array("types", types));
+  // the cells and what says which body they belong to stay from one output time to the next
+  for (XmlSection* section : {&cell_data, &cell_section})
+    for (XmlArray& array : section->arrays) array.reuse = array.name != "von_mises";
   write_vtk_xml(path, {"UnstructuredGrid",
                        {{"NumberOfPoints", np}, {"NumberOfCells", ncell}},
-                       {point_data, cell_data, {"Points", {xml_array("points", frame.points)}}, cell_section}});
+                       {point_data, cell_data, {"Points", {xml_array("points", frame.points)}}, cell_section}},
+                cache);
 }
 
 void write_contacts(const fs::path& path, const ContactFrame& frame) {

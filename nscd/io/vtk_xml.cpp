@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -34,35 +35,57 @@ std::span<const std::byte> bytes_of(const std::vector<T>& values) {
   return std::as_bytes(std::span<const T>(values));
 }
 
-// one array's data as it goes into the appended section: the header, then its compressed blocks
-struct PackedArray {
-  std::vector<std::uint64_t> header;
-  std::vector<std::vector<unsigned char>> blocks;
-};
-
-// a libdeflate compressor at kLevel, one per thread (a compressor is not thread-safe)
+// a libdeflate compressor at kLevel and its output buffer, one per thread (a compressor is not
+// thread-safe)
 struct Compressor {
   std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)> c{
       libdeflate_alloc_compressor(kLevel), &libdeflate_free_compressor};
+  std::vector<unsigned char> buffer;
 
   // one block as a zlib stream (RFC 1950), as zlib's compress2 would give it
-  std::vector<unsigned char> compress(std::span<const std::byte> raw) const {
+  std::vector<unsigned char> compress(std::span<const std::byte> raw) {
     if (!c) throw Error("cannot compress the output: out of memory");
-    std::vector<unsigned char> packed(libdeflate_zlib_compress_bound(c.get(), raw.size()));
-    const std::size_t size = libdeflate_zlib_compress(c.get(), raw.data(), raw.size(), packed.data(), packed.size());
+    buffer.resize(std::max(buffer.size(), libdeflate_zlib_compress_bound(c.get(), raw.size())));
+    const std::size_t size = libdeflate_zlib_compress(c.get(), raw.data(), raw.size(), buffer.data(), buffer.size());
     NSCD_DEMAND(size > 0);  // the bound always suffices
-    packed.resize(size);
-    return packed;
+    return {buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(size)};
   }
 };
 
-// every array of `data` cut into blocks, the blocks of all arrays compressed in parallel
-std::vector<PackedArray> pack_arrays(const XmlDataSet& data) {
+// the array's key in a cache: its section and name
+std::string cache_key(const XmlSection& section, const XmlArray& array) {
+  return fmt::format("{}/{}", section.tag, array.name);
+}
+
+// the cached blocks of `array` if it is marked for reuse and its bytes are those cached
+const PackedArray* cached(const XmlCache* cache, const XmlSection& section, const XmlArray& array) {
+  if (cache == nullptr || !array.reuse) return nullptr;
+  const auto entry = cache->arrays.find(cache_key(section, array));
+  if (entry == cache->arrays.end()) return nullptr;
+  const std::vector<std::byte>& raw = entry->second.raw;
+  if (raw.size() != array.bytes.size() || std::memcmp(raw.data(), array.bytes.data(), raw.size()) != 0) return nullptr;
+  return &entry->second.packed;
+}
+
+// every array of `data` cut into blocks, the blocks of all arrays compressed in parallel, except the
+// arrays found in `cache`; those marked for reuse are then cached
+std::vector<PackedArray> pack_arrays(const XmlDataSet& data, XmlCache* cache) {
   std::vector<PackedArray> packed;
-  std::vector<std::span<const std::byte>> raw;     // every block of every array, in file order
+  std::vector<std::span<const std::byte>> raw;             // every block to compress, in file order
   std::vector<std::pair<std::size_t, std::size_t>> owner;  // (array, block) of each
+  std::vector<std::size_t> fresh;                          // the arrays compressed here
+  struct ToCache {
+    std::size_t index;
+    std::string key;
+    std::span<const std::byte> bytes;
+  };
+  std::vector<ToCache> to_cache;                           // those of them to cache
   for (const XmlSection& section : data.sections)
     for (const XmlArray& array : section.arrays) {
+      if (const PackedArray* p = cached(cache, section, array)) {
+        packed.push_back(*p);
+        continue;
+      }
       const std::size_t n = array.bytes.size(), nblocks = (n + kBlockSize - 1) / kBlockSize;
       PackedArray p;
       p.header = {nblocks, kBlockSize, n % kBlockSize};
@@ -71,16 +94,19 @@ std::vector<PackedArray> pack_arrays(const XmlDataSet& data) {
         raw.push_back(array.bytes.subspan(b * kBlockSize, std::min(kBlockSize, n - b * kBlockSize)));
         owner.emplace_back(packed.size(), b);
       }
+      if (cache != nullptr && array.reuse) to_cache.push_back({packed.size(), cache_key(section, array), array.bytes});
+      fresh.push_back(packed.size());
       packed.push_back(std::move(p));
     }
   tbb::enumerable_thread_specific<Compressor> compressors;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, raw.size()), [&](const tbb::blocked_range<std::size_t>& r) {
-    const Compressor& compressor = compressors.local();
+    Compressor& compressor = compressors.local();
     for (std::size_t i = r.begin(); i != r.end(); ++i)
       packed[owner[i].first].blocks[owner[i].second] = compressor.compress(raw[i]);
   });
-  for (PackedArray& p : packed)
-    for (const std::vector<unsigned char>& block : p.blocks) p.header.push_back(block.size());
+  for (const std::size_t i : fresh)
+    for (const std::vector<unsigned char>& block : packed[i].blocks) packed[i].header.push_back(block.size());
+  for (ToCache& c : to_cache) cache->arrays[std::move(c.key)] = {{c.bytes.begin(), c.bytes.end()}, packed[c.index]};
   return packed;
 }
 
@@ -135,8 +161,8 @@ XmlArray xml_array(std::string_view name, const std::vector<std::uint8_t>& value
   return {name, "UInt8", 1, bytes_of(values)};
 }
 
-void write_vtk_xml(const fs::path& path, const XmlDataSet& data) {
-  const std::vector<PackedArray> packed = pack_arrays(data);
+void write_vtk_xml(const fs::path& path, const XmlDataSet& data, XmlCache* cache) {
+  const std::vector<PackedArray> packed = pack_arrays(data, cache);
   const fs::path tmp = temporary_path(path);
   errno = 0;
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -22,7 +22,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -30,12 +33,14 @@
 namespace nscd::io::detail {
 
 /// One DataArray: its name, its VTK type ("Float64", "Int32", "Int64", "UInt8"), its number of
-/// components and its values as bytes (little-endian, as in memory).
+/// components and its values as bytes (little-endian, as in memory); `reuse` marks an array that
+/// usually has the same bytes in the next file (the bodies' cells), to be kept in an XmlCache.
 struct XmlArray {
   std::string_view name;
   std::string_view type;
   int components = 1;
   std::span<const std::byte> bytes;
+  bool reuse = false;
 };
 
 /// The arrays of 3-vectors, doubles, ints, 64-bit ints and bytes, without copying the values.
@@ -59,8 +64,26 @@ struct XmlDataSet {
   std::vector<XmlSection> sections;
 };
 
-/// Writes `data` to `path` (through `<path>.tmp`).
+/// An array's data as it follows the `_` of the appended data: its header and compressed blocks.
+struct PackedArray {
+  std::vector<std::uint64_t> header;
+  std::vector<std::vector<unsigned char>> blocks;
+};
+
+/// The arrays marked `reuse` of the last file written with this cache, by section and name, with
+/// their bytes: an array with the same bytes in the next file is not compressed again (a run's
+/// bodies keep their cells, which are half of the bytes of bodies_NNNNNN.vtu).
+struct XmlCache {
+  struct Entry {
+    std::vector<std::byte> raw;
+    PackedArray packed;
+  };
+  std::map<std::string, Entry, std::less<>> arrays;
+};
+
+/// Writes `data` to `path` (through `<path>.tmp`), with the compressed arrays of `cache` if given,
+/// and updates it.
 /// @throws nscd::Error naming the file and the OS reason if it cannot be written
-void write_vtk_xml(const std::filesystem::path& path, const XmlDataSet& data);
+void write_vtk_xml(const std::filesystem::path& path, const XmlDataSet& data, XmlCache* cache = nullptr);
 
 }  // namespace nscd::io::detail
