@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <system_error>
@@ -163,7 +164,8 @@ void write_body_mesh(const fs::path& path, const BodyMeshFrame& frame, XmlCache*
   }
 
   // point data, cell data, points, cells
-  XmlSection point_data{"PointData", {xml_array("velocity", frame.velocity), xml_array("displacement", frame.displacement)}};
+  XmlSection point_data{"PointData",
+                        {xml_array("velocity", frame.velocity), xml_array("displacement", frame.displacement)}};
   if (!frame.local_displacement.empty())
     point_data.arrays.push_back(xml_array("local_displacement", frame.local_displacement));
   XmlSection cell_data{"CellData", {xml_array("body_id", frame.cell_body_id), xml_array("model", frame.cell_model)}};

@@ -3,8 +3,8 @@
 #include "nscd/core/error.hpp"
 #include "nscd/io/vtk_files.hpp"
 
-#include <spdlog/fmt/fmt.h>
 #include <libdeflate.h>
+#include <spdlog/fmt/fmt.h>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -42,7 +42,7 @@ struct Compressor {
       libdeflate_alloc_compressor(kLevel), &libdeflate_free_compressor};
   std::vector<unsigned char> buffer;
 
-  // one block as a zlib stream (RFC 1950), as zlib's compress2 would give it
+  // one block as a zlib stream (RFC 1950), which vtkZLibDataCompressor decompresses
   std::vector<unsigned char> compress(std::span<const std::byte> raw) {
     if (!c) throw Error("cannot compress the output: out of memory");
     buffer.resize(std::max(buffer.size(), libdeflate_zlib_compress_bound(c.get(), raw.size())));
