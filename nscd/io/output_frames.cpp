@@ -90,6 +90,39 @@ void append_rigid_body(const Model& m, const State& s, int b, bool fe_fields, Bo
   }
 }
 
+// the numbers of points and cells body b adds to a frame
+std::pair<std::size_t, std::size_t> body_mesh_size(const Model& m, int b) {
+  const nscd::BodyModel& body = m.bodies[b];
+  if (body.kind == BodyKind::Ffr) {
+    const ffr::Mesh& mesh = m.ffr_bodies[body.ffr_index].mesh;
+    return {mesh.nodes.size(), static_cast<std::size_t>(mesh.ncells())};
+  }
+  if (is_nodal(body.kind)) {
+    const ffr::Mesh& mesh = m.tl_bodies[body.tl_index].fe.mesh;
+    return {mesh.nodes.size(), static_cast<std::size_t>(mesh.ncells())};
+  }
+  return {m.display[b].mesh->vertices_B.size(), m.display[b].mesh->polygons.size()};
+}
+
+// room in `frame` for the points and cells of the bodies it will hold, which it then fills without
+// reallocating
+void reserve(const Model& m, bool fixed_only, bool fe_fields, BodyMeshFrame& frame) {
+  std::size_t np = 0, nc = 0;
+  for (int b = 0; b < m.nb(); ++b)
+    if ((m.bodies[b].kind == BodyKind::Fixed) == fixed_only) {
+      const auto [points, cells] = body_mesh_size(m, b);
+      np += points;
+      nc += cells;
+    }
+  for (std::vector<Vec3>* field : {&frame.points, &frame.velocity, &frame.displacement}) field->reserve(np);
+  for (std::vector<int>* field : {&frame.cell_types, &frame.cell_body_id, &frame.cell_model}) field->reserve(nc);
+  frame.cells.reserve(nc);
+  if (fe_fields) {
+    frame.local_displacement.reserve(np);
+    frame.von_mises.reserve(nc);
+  }
+}
+
 }  // namespace
 
 std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b) {
@@ -110,6 +143,7 @@ BodyMeshFrame body_mesh_frame(const Model& m, const State& s, bool fixed_only) {
   BodyMeshFrame frame;
   // finite-element fields are written when some body has them, zero on the other bodies
   const bool with_fe_fields = m.has_meshes() && !fixed_only;
+  reserve(m, fixed_only, with_fe_fields, frame);
   for (int b = 0; b < m.nb(); ++b) {
     const nscd::BodyModel& body = m.bodies[b];
     if ((body.kind == BodyKind::Fixed) != fixed_only) continue;

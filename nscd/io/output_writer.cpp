@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/io/vtk_files.hpp"
+#include "nscd/io/vtk_xml.hpp"
 
 #include <spdlog/fmt/fmt.h>
 
@@ -129,7 +130,11 @@ void flush_checked(std::ofstream& out, const fs::path& path) {
 }  // namespace
 
 OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool csv, const OutputPosition* resume)
-    : m_dir(std::move(dir)), m_name(std::move(scene_name)), m_vtk(vtk), m_csv(csv) {
+    : m_dir(std::move(dir)),
+      m_name(std::move(scene_name)),
+      m_vtk(vtk),
+      m_csv(csv),
+      m_body_cells(std::make_unique<detail::XmlCache>()) {
   NSCD_THROW_UNLESS(!m_name.empty(), "output in '{}': the scene name is empty", m_dir.string());
 
   // the output folder, which may already exist
@@ -163,12 +168,16 @@ OutputWriter::OutputWriter(fs::path dir, std::string scene_name, bool vtk, bool 
   }
 }
 
+OutputWriter::OutputWriter(OutputWriter&&) noexcept = default;
+OutputWriter& OutputWriter::operator=(OutputWriter&&) noexcept = default;
+OutputWriter::~OutputWriter() = default;
+
 void OutputWriter::write_output(double t, const BodyMeshFrame& bodies, const ContactFrame& contacts,
                                 const JointFrame& joints, const std::vector<BodyRow>& body_rows,
                                 const std::vector<ProbeRow>& probe_rows) {
   // vtk files of this output time, then the collection that lists them
   if (m_vtk) {
-    detail::write_body_mesh(m_dir / indexed_name("bodies", m_n_outputs, "vtu"), bodies);
+    detail::write_body_mesh(m_dir / indexed_name("bodies", m_n_outputs, "vtu"), bodies, m_body_cells.get());
     detail::write_contacts(m_dir / indexed_name("contacts", m_n_outputs, "vtp"), contacts);
     detail::write_joints(m_dir / indexed_name("joints", m_n_outputs, "vtp"), joints);
   }

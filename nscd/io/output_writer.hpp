@@ -18,10 +18,15 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace nscd::io {
+
+namespace detail {
+struct XmlCache;
+}
 
 /// Where the output of a run stands, for a checkpoint: its output times (the pvd entries),
 /// whether fixed.vtu is listed, and the sizes of its csv files once flushed, so that a restart
@@ -42,6 +47,9 @@ class OutputWriter {
   ///         missing or shorter than recorded.
   OutputWriter(std::filesystem::path dir, std::string scene_name, bool vtk, bool csv,
                const OutputPosition* resume = nullptr);
+  OutputWriter(OutputWriter&&) noexcept;
+  OutputWriter& operator=(OutputWriter&&) noexcept;
+  ~OutputWriter();
 
   /// Writes bodies_NNNNNN.vtu, contacts_NNNNNN.vtp and joints_NNNNNN.vtp (NNNNNN = output index,
   /// from 0), appends the rows of bodies.csv, probes.csv and joints.csv for time t, and rewrites
@@ -76,6 +84,7 @@ class OutputWriter {
   int m_n_outputs = 0;
   std::vector<double> m_times;
   std::ofstream m_history, m_bodies, m_probes, m_joints;
+  std::unique_ptr<detail::XmlCache> m_body_cells;  // the compressed cells of the last bodies_NNNNNN.vtu
 };
 
 /// An output time t = k h as the decimal k × h: t rounded to 15 significant digits, trailing

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Internal to nscd::io: the VTK XML files of one output time (docs/output.md), written in
-/// binary appended form with ZLib compression. VTK itself stays inside vtk_files.cpp.
+/// binary appended form with zlib compression by vtk_xml.hpp, the blocks compressed in parallel.
 ///
 /// Each file is written to `<file>.tmp` and renamed over `<file>`, so a reader sees either the
 /// previous complete file or the new complete file.
@@ -14,10 +14,14 @@ class vtkObject;
 
 namespace nscd::io::detail {
 
+struct XmlCache;
+
 /// Writes `frame` as a vtkUnstructuredGrid (.vtu): cell data `body_id`, `model` (and
-/// `von_mises` if given), point data `velocity`, `displacement` (and `local_displacement`).
+/// `von_mises` if given), point data `velocity`, `displacement` (and `local_displacement`). With
+/// a `cache`, the cells and the cell data `body_id` and `model` are compressed only when they
+/// differ from those of the last file written with it.
 /// @throws nscd::Error if the frame's arrays are inconsistent or the file cannot be written
-void write_body_mesh(const std::filesystem::path& path, const BodyMeshFrame& frame);
+void write_body_mesh(const std::filesystem::path& path, const BodyMeshFrame& frame, XmlCache* cache = nullptr);
 
 /// Writes `frame` as a vtkPolyData (.vtp) with one vertex cell per contact point and point
 /// data `normal`, `reaction`, `normal_force`, `tangential_force`, `gap`, `status`, `body_a`,
