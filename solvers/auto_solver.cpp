@@ -1,6 +1,7 @@
 #include "solvers/auto_solver.hpp"
 
 #include "nscd/core/logger.hpp"
+#include "solvers/nlgs_bodies.hpp"
 #include "solvers/sparse_delassus.hpp"
 
 #include <cmath>
@@ -55,34 +56,39 @@ bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns) {
 }
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
-                        const BodyCoupling* coupling) {
+                        const BodyCoupling* coupling, const DeferredDelassus* deferred) {
+  // NLGS on the body form when given (nlgs_bodies.hpp), else on W
+  const auto nlgs_stage = [&](const NlgsOptions& o, const Eigen::VectorXd& r) {
+    return deferred != nullptr ? solve_nlgs_bodies(p, *deferred->bodies, o, r) : solve_nlgs(p, o, r);
+  };
   // without a possible stage 2, plain NLGS
   const bool newton = newton_possible(p, coupling, options);
   NlgsOptions nlgs = nlgs_stage_options(
       options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
-  SolverResult best = solve_nlgs(p, nlgs, r0);
+  SolverResult best = nlgs_stage(nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
     return best;
   const int sweeps = best.iterations;
 
   // NLGS stalled: Newton from its r, on the body form if given, else on the local form, if its
-  // factorisations are affordable
+  // factorisations are affordable; both need W whole
+  const auto whole = [&]() -> const FrictionProblem& { return deferred != nullptr ? deferred->assembled() : p; };
   if (coupling != nullptr) {
     if (body_newton_affordable(*coupling, options.max_factorization_operations)) {
       VelocityProxOptions vprox = options.velocity_prox;
       vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+      if (keep_better(best, solve_velocity_prox(whole(), *coupling, vprox, best.r), sweeps)) return best;
     }
-  } else if (newton_affordable(p, options.max_factorization_operations)) {
+  } else if (newton_affordable(whole(), options.max_factorization_operations)) {
     ProxOptions prox = options.prox;
     prox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-    if (keep_better(best, solve_prox(p, prox, best.r), sweeps)) return best;
+    if (keep_better(best, solve_prox(whole(), prox, best.r), sweeps)) return best;
   }
 
   // no Newton stage, or none converged: NLGS for the rest of its budget from the best r
   nlgs.stall_window = 0;
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
-  SolverResult rest = solve_nlgs(p, nlgs, best.r);
+  SolverResult rest = nlgs_stage(nlgs, best.r);
   if (rest.error > best.error && std::isfinite(best.error)) return best;
   rest.iterations += best.iterations;
   rest.factorizations = best.factorizations;

@@ -35,6 +35,7 @@
 
 #include "solvers/body_coupling.hpp"
 #include "solvers/friction_problem.hpp"
+#include "solvers/contact_bodies.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/prox.hpp"
 #include "solvers/solver_result.hpp"
@@ -74,7 +75,10 @@ bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns);
 /// Solves p by the stages above from r0 (wrong size: zero); coupling, if not null, is p's body form. Status MaxIterations when neither
 /// stage reaches the tolerance; NonFinite on non-finite data or iterates.
 /// @throws nscd::InputError as solve_nlgs and solve_prox do (wrong sizes, μ < 0, options out of range).
+/// deferred, if not null, gives p's body form: stages 1 and 3 then sweep on it (nlgs_bodies.hpp,
+/// the same sweeps to round-off), p.W may hold its diagonal blocks only, and stage 2 asks for W
+/// whole (DeferredDelassus::assembled) when it runs.
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
-                        const BodyCoupling* coupling = nullptr);
+                        const BodyCoupling* coupling = nullptr, const DeferredDelassus* deferred = nullptr);
 
 }  // namespace nscd::solvers
