@@ -3,6 +3,8 @@
 #include "nscd/core/error.hpp"
 #include "nscd/step/cohesion.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <tuple>
 
@@ -138,6 +140,30 @@ void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
   ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
                                             [&points](int p, int q) { return mesh_block(points[p], points[q]); });
+  ws.contacts.delassus_assembled = true;
+}
+
+// a rigid scene's contacts on their movable bodies (solvers/contact_bodies.hpp) and W's diagonal
+// blocks, eq. (4) of contact_jacobian.hpp for β = α; the rest of W is left to assembled_problem()
+void defer_assembly(const Model& m, StepWorkspace& ws) {
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  const int nc = static_cast<int>(jacobians.size());
+  solvers::ContactBodies& bodies = ws.contacts.bodies;
+  bodies.n_bodies = m.nb();
+  bodies.contacts.resize(jacobians.size());
+  std::vector<Eigen::Matrix3d> diag(nc);
+  tbb::parallel_for(0, nc, [&](int i) {
+    const ContactJacobian& J = jacobians[i];
+    solvers::ContactSides& sides = bodies.contacts[i];
+    for (int side = 0; side < 2; ++side) {
+      sides.body[side] = J.movable[side] ? J.body[side] : -1;
+      sides.G[side] = J.G[side];
+      sides.Y[side] = J.Y[side];
+    }
+    diag[i] = solvers::diagonal_block(sides);
+  });
+  ws.contacts.problem.W = solvers::DelassusMatrix::from_block_rows(std::move(diag), std::vector<int>(nc + 1, 0), {}, {});
+  ws.contacts.delassus_assembled = false;
 }
 
 // stage 3 for one detected contact: added to the active ones when its predicted gap is below
@@ -235,7 +261,22 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
     problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);
   }
-  assemble(m, ws);
+  if (m.has_meshes()) {
+    assemble(m, ws);
+  } else {
+    defer_assembly(m, ws);
+  }
+}
+
+const solvers::FrictionProblem& assembled_problem(const Model& m, StepWorkspace& ws) {
+  if (!ws.contacts.delassus_assembled) assemble(m, ws);
+  return ws.contacts.problem;
+}
+
+solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& contacts) {
+  solvers::FrictionProblem p = contacts.problem;
+  if (!contacts.delassus_assembled) p.W = assemble_delassus(contacts.active.jacobians(), m.nb());
+  return p;
 }
 
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
