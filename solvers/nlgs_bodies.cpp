@@ -1,7 +1,6 @@
 #include "solvers/nlgs_bodies.hpp"
 
 #include "nscd/core/error.hpp"
-#include "solvers/contact_coloring.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_common.hpp"
@@ -76,7 +75,7 @@ SolverResult solve_nlgs_bodies(const FrictionProblem& p, const ContactBodies& bo
     return result;
   }
 
-  const detail::SweepPlan plan = detail::make_sweep_plan(color_contacts(bodies));
+  const detail::SweepPlan plan = detail::make_sweep_plan(bodies);
   std::vector<detail::LocalProblem> local(p.nc());
   for (int i = 0; i < p.nc(); ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i), options.local_solver);
   std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());

@@ -44,6 +44,23 @@ SweepPlan make_sweep_plan(ContactColoring coloring, int chunk_size) {
   return plan;
 }
 
+SweepPlan make_sweep_plan(const ContactBodies& b, int chunk_size) {
+  std::vector<char> touched(b.n_bodies, 0);
+  int largest_color = 0;  // bound on the size of a colour
+  for (const ContactSides& c : b.contacts) {
+    bool any = false;
+    for (const int body : c.body)
+      if (body >= 0) {
+        largest_color += touched[body] == 0 ? 1 : 0;
+        touched[body] = 1;
+        any = true;
+      }
+    largest_color += any ? 0 : 1;
+  }
+  if (largest_color < SweepPlan{}.min_parallel_chunks * chunk_size) return index_order_plan(b.nc());
+  return make_sweep_plan(color_contacts(b), chunk_size);
+}
+
 SweepPlan index_order_plan(int nc) {
   SweepPlan plan;
   plan.coloring.color.assign(nc, 0);

@@ -112,11 +112,21 @@ void expect_same_solve(const SolverResult& assembled, const SolverResult& bodies
   EXPECT_NEAR(bodies.error, assembled.error, 1e-6 * assembled.error + 1e-15);
 }
 
-TEST(NlgsBodies, ColoursAreThoseOfTheAssembledW) {
+TEST(NlgsBodies, ColoursAndSweepOrderAreThoseOfTheAssembledW) {
   const RigidSystem s = random_system(1000, 1500, 3);
   const ContactColoring from_w = color_contacts(s.assembled.W), from_bodies = color_contacts(s.bodies);
   EXPECT_EQ(from_bodies.color, from_w.color);
   EXPECT_EQ(from_bodies.order, from_w.order);
+  // the plans: coloured here, in index order on a system of fewer bodies than a parallel colour needs
+  const RigidSystem few_bodies = random_system(100, 150, 2);
+  for (const RigidSystem* system : {&s, &few_bodies}) {
+    const detail::SweepPlan plan_w = detail::make_sweep_plan(system->assembled.W);
+    const detail::SweepPlan plan_bodies = detail::make_sweep_plan(system->bodies);
+    EXPECT_EQ(plan_bodies.coloring.order, plan_w.coloring.order);
+    EXPECT_EQ(plan_bodies.chunk_start, plan_w.chunk_start);
+    EXPECT_EQ(plan_bodies.color_chunk_start, plan_w.color_chunk_start);
+    EXPECT_EQ(plan_bodies.renumbers(), system == &s);
+  }
 }
 
 TEST(NlgsBodies, SameSweepsAsAssembledNlgsOnRandomSystems) {
@@ -137,7 +147,7 @@ TEST(NlgsBodies, SameSweepsAsAssembledNlgsOnRandomSystems) {
 
 TEST(NlgsBodies, BitwiseTheSameForAnyThreadCount) {
   const RigidSystem s = random_system(1000, 1500, 5);
-  ASSERT_TRUE(parallel_testing::has_parallel_color(detail::make_sweep_plan(color_contacts(s.bodies))));
+  ASSERT_TRUE(parallel_testing::has_parallel_color(detail::make_sweep_plan(s.bodies)));
   NlgsOptions options;
   options.stopping = {1e-10, 300};
   const auto solve = [&] { return solve_nlgs_bodies(s.diagonal, s.bodies, options, Eigen::VectorXd()); };
