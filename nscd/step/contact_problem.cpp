@@ -224,18 +224,24 @@ void build_body_form(const Model& m, StepWorkspace& ws) {
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
   ws.contacts.body_form.M.resize(n, n);
   ws.contacts.body_form.M.setFromTriplets(entries.begin(), entries.end());
-  entries.clear();
+  // H row by row, each contact's movable sides by increasing body (columns in order), then stored
+  // by columns as BodyCoupling has it
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
-  for (std::size_t i = 0; i < jacobians.size(); ++i)
-    for (int side = 0; side < 2; ++side) {
-      if (!jacobians[i].movable[side]) continue;
-      const int b = jacobians[i].body[side];
-      for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 6; ++l) entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, jacobians[i].G[side](k, l));
+  Eigen::SparseMatrix<double, Eigen::RowMajor> H(3 * static_cast<Eigen::Index>(jacobians.size()), n);
+  H.reserve(12 * H.rows());
+  for (std::size_t i = 0; i < jacobians.size(); ++i) {
+    const ContactJacobian& J = jacobians[i];
+    const int first = J.body[0] <= J.body[1] ? 0 : 1;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Index row = 3 * static_cast<Eigen::Index>(i) + k;
+      H.startVec(row);
+      for (const int side : {first, 1 - first})
+        if (J.movable[side])
+          for (int l = 0; l < 6; ++l) H.insertBack(row, 6 * static_cast<Eigen::Index>(J.body[side]) + l) = J.G[side](k, l);
     }
-  solvers::BodyCoupling& body_form = ws.contacts.body_form;
-  body_form.H.resize(3 * static_cast<Eigen::Index>(jacobians.size()), n);
-  body_form.H.setFromTriplets(entries.begin(), entries.end());
+  }
+  H.finalize();
+  ws.contacts.body_form.H = H;
 }
 
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
