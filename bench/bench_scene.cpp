@@ -1,6 +1,7 @@
 // Times the simulation of a scene without output (scenes of docs/scene_format.md, e.g. the running-bond
 // wall scenes/wall_static.json): steps/s, per-stage wall times, NLGS sweeps per step, contacts,
-// and contact updates per second in the solver (sweeps × contacts / solve time).
+// position projection sweeps per step, and contact updates per second in the solver (sweeps ×
+// contacts / solve time).
 //
 //   build/bin/bench_scene SCENE.json [--steps N] [--warmup N] [--threads N]
 //
@@ -38,7 +39,9 @@ int main(int argc, char** argv) {
   nscd::StepWorkspace ws;
   for (long n = 0; n < warmup; ++n) nscd::step(m, s, ws);
   ws.timings = {};
-  long sweeps = 0, contacts = 0, contact_updates = 0, non_converged = 0;
+  long sweeps = 0, contacts = 0, contact_updates = 0, non_converged = 0, projection_sweeps = 0;
+  int max_projection_sweeps = 0;
+  double projection_change = 0;
   double max_error = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long n = 0; n < steps; ++n) {
@@ -52,6 +55,9 @@ int main(int argc, char** argv) {
     contact_updates += static_cast<long>(report.solver_iterations) * report.n_contacts;
     non_converged += report.solver_status != nscd::solvers::SolverStatus::Converged;
     max_error = std::max(max_error, report.solver_error);
+    projection_sweeps += ws.projection.sweeps;
+    max_projection_sweeps = std::max(max_projection_sweeps, ws.projection.sweeps);
+    projection_change = std::max(projection_change, ws.projection.change);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double per_step_ms = 1e3 * wall / static_cast<double>(steps);
@@ -68,6 +74,8 @@ int main(int argc, char** argv) {
   std::printf("contacts/step    %.1f\n", static_cast<double>(contacts) / n);
   std::printf("NLGS sweeps/step %.2f (tolerance %g, %ld steps not converged, max error %.3g)\n",
               static_cast<double>(sweeps) / n, m.step.solver.stopping().tolerance, non_converged, max_error);
+  std::printf("projection       %.2f sweeps/step (at most %d; largest gap change in a last sweep %.2g m)\n",
+              static_cast<double>(projection_sweeps) / n, max_projection_sweeps, projection_change);
   std::printf("contact updates  %.3g per second of solve time\n",
               ws.timings.solve > 0 ? static_cast<double>(contact_updates) / ws.timings.solve : 0.0);
   return 0;

@@ -1,9 +1,11 @@
 #include "solvers/auto_solver.hpp"
 
 #include "nscd/core/logger.hpp"
+#include "solvers/nlgs_bodies.hpp"
 #include "solvers/sparse_delassus.hpp"
 
 #include <cmath>
+#include <functional>
 #include <utility>
 
 namespace nscd::solvers {
@@ -16,28 +18,31 @@ bool newton_possible(const FrictionProblem& p, const BodyCoupling* coupling, con
 }
 
 // the price of one of stage 2's factorisations (sparse_delassus.hpp eq. (2)), computed when first
-// asked: of W's pattern on the local form, of J's on the body form, that of M + Hᵀ H
-// (velocity_prox.hpp eq. (3))
+// asked: of W's pattern on the local form (the whole problem from `whole`), of J's on the body
+// form, that of M + Hᵀ H (velocity_prox.hpp eq. (3))
 class NewtonPrice {
  public:
-  NewtonPrice(const FrictionProblem& p, const BodyCoupling* coupling) : m_p(p), m_coupling(coupling) {}
+  NewtonPrice(const BodyCoupling* coupling, std::function<const FrictionProblem&()> whole)
+      : m_coupling(coupling), m_whole(std::move(whole)) {}
   double operations() {
     if (m_operations < 0.0)
       m_operations = m_coupling != nullptr
                          ? detail::factorization_operations(
                                m_coupling->M + Eigen::SparseMatrix<double>(m_coupling->H.transpose() * m_coupling->H))
-                         : detail::factorization_operations(detail::to_sparse(m_p.W, 0.0));
+                         : detail::factorization_operations(detail::to_sparse(m_whole().W, 0.0));
     return m_operations;
   }
 
  private:
-  const FrictionProblem& m_p;
   const BodyCoupling* m_coupling;
+  std::function<const FrictionProblem&()> m_whole;
   double m_operations = -1.0;
 };
 
-// eq. (4): the operations of a sweep, a 3 × 3 block product (9 multiply-adds) per block of W
-double sweep_operations(const FrictionProblem& p) { return 9.0 * (p.W.n_offdiag() + p.nc()); }
+// eq. (4): the multiply-adds of a sweep
+double sweep_operations(const FrictionProblem& p, bool on_bodies) {
+  return on_bodies ? 81.0 * p.nc() : 9.0 * (p.W.n_offdiag() + p.nc());
+}
 
 // a Newton stage's result `stage` from best.r: best becomes it if its error is lower, with the
 // counts of both stages; whether it converged
@@ -67,15 +72,23 @@ bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns) {
 }
 
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
-                        const BodyCoupling* coupling) {
+                        const BodyCoupling* coupling, const DeferredDelassus* deferred) {
+  // NLGS on the body form when given (nlgs_bodies.hpp), else on W
+  const auto nlgs_stage = [&](const NlgsOptions& o, const Eigen::VectorXd& r) {
+    return deferred != nullptr ? solve_nlgs_bodies(p, *deferred->bodies, o, r) : solve_nlgs(p, o, r);
+  };
   // without a possible stage 2, plain NLGS
   const bool newton = newton_possible(p, coupling, options);
   NlgsOptions nlgs = nlgs_stage_options(
       options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
-  NewtonPrice price(p, coupling);
+  // stage 2 needs W whole
+  const auto whole = [&]() -> const FrictionProblem& { return deferred != nullptr ? deferred->assembled() : p; };
+  NewtonPrice price(coupling, whole);
   if (newton)  // eq. (5)
-    nlgs.stall_patience = [&] { return options.expected_newton_iterations * price.operations() / sweep_operations(p); };
-  SolverResult best = solve_nlgs(p, nlgs, r0);
+    nlgs.stall_patience = [&] {
+      return options.expected_newton_iterations * price.operations() / sweep_operations(p, deferred != nullptr);
+    };
+  SolverResult best = nlgs_stage(nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
     return best;
   const int sweeps = best.iterations;
@@ -87,18 +100,18 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
     if (affordable) {
       VelocityProxOptions vprox = options.velocity_prox;
       vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+      if (keep_better(best, solve_velocity_prox(whole(), *coupling, vprox, best.r), sweeps)) return best;
     }
   } else if (affordable) {
     ProxOptions prox = options.prox;
     prox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-    if (keep_better(best, solve_prox(p, prox, best.r), sweeps)) return best;
+    if (keep_better(best, solve_prox(whole(), prox, best.r), sweeps)) return best;
   }
 
   // no Newton stage, or none converged: NLGS for the rest of its budget from the best r
   nlgs.stall_window = 0;
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
-  SolverResult rest = solve_nlgs(p, nlgs, best.r);
+  SolverResult rest = nlgs_stage(nlgs, best.r);
   if (rest.error > best.error && std::isfinite(best.error)) return best;
   rest.iterations += best.iterations;
   rest.factorizations = best.factorizations;

@@ -10,8 +10,9 @@
 ///  ends here after a sweep or two. A window whose error fell, but by less, hands over only if
 ///  the sweeps still needed at its rate cost more than the Newton stage is expected to:
 ///
-///  (4) sweep = 9 (n_b + nc)  operations: a 3 × 3 block product per stored block of W (n_b off the
-///      diagonal), the local solves left out;
+///  (4) sweep = 9 (n_b + nc) multiply-adds on W: a 3 × 3 block product per stored block (n_b off
+///      the diagonal); 81 nc on the bodies (nlgs_bodies.hpp: two 3 × 6 and two 6 × 3 blocks and
+///      W_ii per contact); the local solves left out;
 ///  (5) patience = expected_newton_iterations · price / sweep  sweeps, price that of one of stage
 ///      2's factorisations (below), asked only at such a window,
 ///
@@ -47,6 +48,7 @@
 
 #include "solvers/body_coupling.hpp"
 #include "solvers/friction_problem.hpp"
+#include "solvers/contact_bodies.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/prox.hpp"
 #include "solvers/solver_result.hpp"
@@ -88,7 +90,10 @@ bool newton_stage_possible(const AutoOptions& options, Eigen::Index unknowns);
 /// Solves p by the stages above from r0 (wrong size: zero); coupling, if not null, is p's body form. Status MaxIterations when neither
 /// stage reaches the tolerance; NonFinite on non-finite data or iterates.
 /// @throws nscd::InputError as solve_nlgs and solve_prox do (wrong sizes, μ < 0, options out of range).
+/// deferred, if not null, gives p's body form: stages 1 and 3 then sweep on it (nlgs_bodies.hpp,
+/// the same sweeps to round-off), p.W may hold its diagonal blocks only, and stage 2 asks for W
+/// whole (DeferredDelassus::assembled) when it runs.
 SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, const Eigen::VectorXd& r0,
-                        const BodyCoupling* coupling = nullptr);
+                        const BodyCoupling* coupling = nullptr, const DeferredDelassus* deferred = nullptr);
 
 }  // namespace nscd::solvers

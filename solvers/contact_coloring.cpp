@@ -3,32 +3,17 @@
 #include <algorithm>
 
 namespace nscd::solvers {
+namespace {
 
-ContactColoring color_contacts(const DelassusMatrix& W) {
-  const int nc = W.nc();
+// eqs. (1)–(2) on the graph of nc contacts whose neighbours for_each_neighbour(i, f) lists, calling
+// f(j) for every neighbour j of i (i itself and repeats allowed)
+template <class Neighbours>
+ContactColoring color_graph(int nc, Neighbours&& for_each_neighbour) {
   ContactColoring coloring;
   coloring.color.assign(nc, -1);
   coloring.order.resize(nc);
   coloring.color_start.assign(1, 0);
   if (nc == 0) return coloring;
-
-  // transposed pattern: the rows j that store a block W_ji, so that a pattern that is not
-  // symmetric (a dense FCLIB W with exact zero blocks) still gives symmetric conflicts
-  std::vector<int> t_start(nc + 1, 0);
-  for (int i = 0; i < nc; ++i) {
-    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) ++t_start[*j + 1];
-  }
-  for (int i = 0; i < nc; ++i) t_start[i + 1] += t_start[i];
-  std::vector<int> t_rows(t_start[nc]);
-  std::vector<int> t_fill(t_start.begin(), t_start.end() - 1);
-  for (int i = 0; i < nc; ++i) {
-    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) t_rows[t_fill[*j]++] = i;
-  }
-  // calls f(j) for every neighbour j of i (a neighbour may come twice)
-  auto for_each_neighbour = [&](int i, auto&& f) {
-    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) f(*j);
-    for (int k = t_start[i]; k < t_start[i + 1]; ++k) f(t_rows[k]);
-  };
 
   // eq. (1): first fit in index order; stamp[c] == i marks colour c as taken by a neighbour of i
   std::vector<int> stamp;
@@ -73,6 +58,57 @@ ContactColoring color_contacts(const DelassusMatrix& W) {
   std::vector<int> fill(coloring.color_start.begin(), coloring.color_start.end() - 1);
   for (int i = 0; i < nc; ++i) coloring.order[fill[coloring.color[i]]++] = i;
   return coloring;
+}
+
+// the contacts of each body (CSR, in contact order): contacts of body k are list[start[k] .. start[k + 1])
+struct BodyContacts {
+  std::vector<int> start, list;
+};
+
+BodyContacts contacts_by_body(const ContactBodies& b) {
+  BodyContacts by_body;
+  by_body.start.assign(b.n_bodies + 1, 0);
+  for (const ContactSides& c : b.contacts)
+    for (const int body : c.body)
+      if (body >= 0) ++by_body.start[body + 1];
+  for (int k = 0; k < b.n_bodies; ++k) by_body.start[k + 1] += by_body.start[k];
+  by_body.list.resize(by_body.start[b.n_bodies]);
+  std::vector<int> fill(by_body.start.begin(), by_body.start.end() - 1);
+  for (int i = 0; i < b.nc(); ++i)
+    for (const int body : b.contacts[i].body)
+      if (body >= 0) by_body.list[fill[body]++] = i;
+  return by_body;
+}
+
+}  // namespace
+
+ContactColoring color_contacts(const DelassusMatrix& W) {
+  const int nc = W.nc();
+  // transposed pattern: the rows j that store a block W_ji, so that a pattern that is not
+  // symmetric (a dense FCLIB W with exact zero blocks) still gives symmetric conflicts
+  std::vector<int> t_start(nc + 1, 0);
+  for (int i = 0; i < nc; ++i) {
+    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) ++t_start[*j + 1];
+  }
+  for (int i = 0; i < nc; ++i) t_start[i + 1] += t_start[i];
+  std::vector<int> t_rows(t_start[nc]);
+  std::vector<int> t_fill(t_start.begin(), t_start.end() - 1);
+  for (int i = 0; i < nc; ++i) {
+    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) t_rows[t_fill[*j]++] = i;
+  }
+  return color_graph(nc, [&](int i, auto&& f) {
+    for (const int* j = W.row_cols_begin(i); j != W.row_cols_end(i); ++j) f(*j);
+    for (int k = t_start[i]; k < t_start[i + 1]; ++k) f(t_rows[k]);
+  });
+}
+
+ContactColoring color_contacts(const ContactBodies& b) {
+  const BodyContacts by_body = contacts_by_body(b);
+  return color_graph(b.nc(), [&](int i, auto&& f) {
+    for (const int body : b.contacts[i].body)
+      if (body >= 0)
+        for (int k = by_body.start[body]; k < by_body.start[body + 1]; ++k) f(by_body.list[k]);
+  });
 }
 
 }  // namespace nscd::solvers

@@ -18,6 +18,7 @@
 /// References: [Jones & Plassmann 1993] A parallel graph coloring heuristic, SIAM J. Sci. Comput. 14;
 ///             Siconos numerics, fc3d_nsgs_graph (OpenMP coloured NSGS).
 
+#include "solvers/contact_bodies.hpp"
 #include "solvers/delassus.hpp"
 
 #include <vector>
@@ -35,5 +36,10 @@ struct ContactColoring {
 /// Colours the contacts of W by eq. (1), then balances the colours by eq. (2). A W without
 /// contacts has no colour (color_start == {0}).
 ContactColoring color_contacts(const DelassusMatrix& W);
+
+/// The same colouring for the contacts of the body form b (contact_bodies.hpp): two contacts
+/// conflict when they share a body, exactly where nscd's assembly of W stores a block, so this
+/// gives color_contacts(W) of that W without assembling it.
+ContactColoring color_contacts(const ContactBodies& b);
 
 }  // namespace nscd::solvers

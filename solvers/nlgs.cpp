@@ -66,7 +66,11 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
         chunk_norms[chunk] = sweep_chunk(p, local, begin, end, options.omega, backward, r_data);
       },
       direction);
-  // sums over the chunks in chunk order, whatever thread computed them
+  return sum_chunks(chunk_norms);
+}
+
+SweepNorms sum_chunks(const std::vector<SweepNorms>& chunk_norms) {
+  // in chunk order, whatever thread computed them
   SweepNorms norms;
   for (const SweepNorms& chunk : chunk_norms) {
     norms.dr2 += chunk.dr2;
@@ -76,11 +80,6 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
   return norms;
 }
 
-}  // namespace detail
-
-namespace {
-
-// the options, as solve_nlgs documents
 void check_options(const NlgsOptions& options) {
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
@@ -92,6 +91,8 @@ void check_options(const NlgsOptions& options) {
                     "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
                     options.stall_factor);
 }
+
+namespace {
 
 // the progress test of NlgsOptions::stall_window and stall_patience, fed with the full errors
 // as they are evaluated
@@ -114,8 +115,7 @@ class ProgressTest {
   // the patience and the budget
   bool patient(int s, double error) {
     if (!m_options.stall_patience || !(error < m_error)) return false;
-    const double tolerance = m_stopping.tolerance;
-    const double needed = std::log(tolerance / error) / (std::log(error / m_error) / (s - m_sweep));
+    const double needed = std::log(m_stopping.tolerance / error) / (std::log(error / m_error) / (s - m_sweep));
     if (m_patience < 0.0) m_patience = m_options.stall_patience();
     const bool waits = needed <= m_patience && needed <= m_stopping.max_iterations - s;
     nscd::logger().trace("nlgs: sweep {}, {:.0f} more sweeps to the tolerance at this rate, patience {:.0f}: {}", s,
@@ -132,6 +132,50 @@ class ProgressTest {
 
 }  // namespace
 
+// the first sweep symmetric when symmetric_first: a forward and a backward pass, their Δr summed;
+// the full error of eq. (3) is evaluated after sweep min_iterations and the last sweep, every
+// kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches
+// the tolerance; never before sweep min_iterations (or the last)
+SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options, bool symmetric_first,
+                     const std::function<SweepNorms(SweepDirection)>& sweep, const std::function<double()>& full_error,
+                     const std::function<bool()>& data_finite, SolverResult& result) {
+  const int first_check = std::min(stopping.min_iterations, stopping.max_iterations);
+  bool error_is_current = false;
+  double ratio = 1.0;
+  int last_full = 0;
+  ProgressTest progress(options, stopping);
+  for (int s = 1; s <= stopping.max_iterations; ++s) {
+    SweepNorms norms = sweep(SweepDirection::Forward);
+    if (s == 1 && symmetric_first) {
+      const SweepNorms back = sweep(SweepDirection::Backward);
+      norms = {norms.dr2 + back.dr2, back.r2, norms.q_loc_finite && back.q_loc_finite};
+    }
+    const double dr2 = norms.dr2;
+    const double r2 = norms.r2;
+    if (s == 1 && !norms.q_loc_finite && !data_finite()) return SweepsEnd::NonFiniteData;
+    result.iterations = s;
+    error_is_current = false;
+    if (!std::isfinite(dr2 + r2)) {
+      result.status = SolverStatus::NonFinite;
+      break;
+    }
+    const double cheap = r2 > 0.0 ? std::sqrt(dr2 / r2) : (dr2 > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+    const bool check = s == first_check || s == stopping.max_iterations ||
+                       (s > first_check && (cheap * ratio <= stopping.tolerance || s - last_full >= kFullErrorPeriod));
+    if (!check) continue;
+
+    result.error = full_error();
+    error_is_current = true;
+    last_full = s;
+    if (cheap > 0.0 && std::isfinite(cheap)) ratio = result.error / cheap;
+    nscd::logger().trace("nlgs: sweep {} error {:.3e}", s, result.error);
+    if (result.error <= stopping.tolerance || progress.stalled(s, result.error)) break;
+  }
+  return error_is_current ? SweepsEnd::ErrorCurrent : SweepsEnd::ErrorStale;
+}
+
+}  // namespace detail
+
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
   return PreparedNlgs(p, options).solve(r0);
 }
@@ -139,7 +183,7 @@ SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, co
 PreparedNlgs::PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options)
     : m_p(&p), m_options(options), m_n_offdiag(p.W.n_offdiag()) {
   detail::check_problem(p, "nlgs");
-  check_options(options);
+  detail::check_options(options);
   m_plan = detail::make_sweep_plan(p.W);
   if (m_plan.renumbers()) m_renumbering = detail::make_renumbering(p.W, m_plan.coloring.order);
   m_local.resize(p.nc());
@@ -169,52 +213,6 @@ const FrictionProblem& PreparedNlgs::take_values() {
   return *P;
 }
 
-// the sweeps on P (p in plan order) from m_r until `stopping`, the first one symmetric (a
-// forward and a backward pass, nlgs.hpp) when symmetric_first; the full error of eq. (3) is
-// evaluated after sweep min_iterations and the last sweep, every kFullErrorPeriod sweeps, and
-// when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches the tolerance; never before
-// sweep min_iterations (or the last). Sets result's iterations, error when evaluated, and status
-// NonFinite on a non-finite sweep; NonFiniteData when p's off-diagonal blocks are not finite.
-PreparedNlgs::SweepsEnd PreparedNlgs::sweeps(const FrictionProblem& P, const Stopping& stopping, bool symmetric_first,
-                                             SolverResult& result) {
-  const int first_check = std::min(stopping.min_iterations, stopping.max_iterations);
-  bool error_is_current = false;
-  double ratio = 1.0;
-  int last_full = 0;
-  ProgressTest progress(m_options, stopping);
-  for (int s = 1; s <= stopping.max_iterations; ++s) {
-    detail::SweepNorms norms = detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms);
-    if (s == 1 && symmetric_first) {
-      const detail::SweepNorms back =
-          detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, detail::SweepDirection::Backward);
-      norms = {norms.dr2 + back.dr2, back.r2, norms.q_loc_finite && back.q_loc_finite};
-    }
-    const double dr2 = norms.dr2;
-    const double r2 = norms.r2;
-    if (s == 1 && !norms.q_loc_finite && !detail::is_finite(*m_p, Eigen::VectorXd())) return SweepsEnd::NonFiniteData;
-    result.iterations = s;
-    error_is_current = false;
-    if (!std::isfinite(dr2 + r2)) {
-      result.status = SolverStatus::NonFinite;
-      break;
-    }
-    const double cheap = r2 > 0.0 ? std::sqrt(dr2 / r2) : (dr2 > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    const bool check = s == first_check || s == stopping.max_iterations ||
-                       (s > first_check && (cheap * ratio <= stopping.tolerance || s - last_full >= kFullErrorPeriod));
-    if (!check) continue;
-
-    // full error of eq. (3) on u = W r + q
-    compute_u(P, m_r, m_u);
-    result.error = error_measure(P, m_r, m_u);
-    error_is_current = true;
-    last_full = s;
-    if (cheap > 0.0 && std::isfinite(cheap)) ratio = result.error / cheap;
-    nscd::logger().trace("nlgs: sweep {} error {:.3e}", s, result.error);
-    if (result.error <= stopping.tolerance || progress.stalled(s, result.error)) break;
-  }
-  return error_is_current ? SweepsEnd::ErrorCurrent : SweepsEnd::ErrorStale;
-}
-
 SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first) {
   const FrictionProblem& p = *m_p;
   NSCD_DEMAND(3 * static_cast<Eigen::Index>(p.nc()) == m_r.size() && p.W.n_offdiag() == m_n_offdiag);  // the pattern
@@ -230,13 +228,22 @@ SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stoppi
   const FrictionProblem& P = take_values();
   const std::vector<int>& order = m_plan.coloring.order;
   detail::to_order(result.r, order, 3, m_r);
-  const SweepsEnd end = sweeps(P, stopping, symmetric_first, result);
-  if (end == SweepsEnd::NonFiniteData) {
+  const detail::SweepsEnd end = detail::run_sweeps(
+      stopping, m_options, symmetric_first,
+      [&](detail::SweepDirection direction) {
+        return detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, direction);
+      },
+      [&] {
+        compute_u(P, m_r, m_u);
+        return error_measure(P, m_r, m_u);
+      },
+      [&] { return detail::is_finite(*m_p, Eigen::VectorXd()); }, result);
+  if (end == detail::SweepsEnd::NonFiniteData) {
     detail::give_up(p, "nlgs", result);
     return result;
   }
   // the reported error is always eq. (3) of the returned r
-  if (end == SweepsEnd::ErrorStale) {
+  if (end == detail::SweepsEnd::ErrorStale) {
     compute_u(P, m_r, m_u);
     result.error = error_measure(P, m_r, m_u);
   }

@@ -102,6 +102,26 @@ SweepNorms colored_sweep(const FrictionProblem& p, const std::vector<LocalProble
                          const NlgsOptions& options, Eigen::VectorXd& r, std::vector<SweepNorms>& chunk_norms,
                          SweepDirection direction = SweepDirection::Forward);
 
+/// The sums over the chunks of a sweep, in chunk order.
+SweepNorms sum_chunks(const std::vector<SweepNorms>& chunk_norms);
+
+/// Throws nscd::InputError for options out of range, as solve_nlgs documents.
+void check_options(const NlgsOptions& options);
+
+/// How run_sweeps ended: with result.error that of the current r, with an older one, or at
+/// non-finite data.
+enum class SweepsEnd { ErrorCurrent, ErrorStale, NonFiniteData };
+
+/// The sweeps of NLGS until `stopping`, with the stopping test of the file comment and the progress
+/// test of options, the first sweep symmetric when symmetric_first: sweep(direction) runs one pass
+/// in that direction on the current r and returns its sums; full_error()
+/// evaluates eq. (3) on the current r; data_finite() says whether the data the sweeps read besides
+/// q, μ and the diagonal blocks are finite (asked only when the first sweep met a non-finite q_loc).
+/// Sets result's iterations, error when evaluated, and status NonFinite on a non-finite sweep.
+SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options, bool symmetric_first,
+                     const std::function<SweepNorms(SweepDirection)>& sweep, const std::function<double()>& full_error,
+                     const std::function<bool()>& data_finite, SolverResult& result);
+
 }  // namespace detail
 
 /// NLGS prepared once for problems of one pattern, whose values change between solves: the
@@ -133,10 +153,8 @@ class PreparedNlgs {
   int sweeps_left() const { return m_options.stopping.max_iterations - m_sweeps; }
 
  private:
-  enum class SweepsEnd { ErrorCurrent, ErrorStale, NonFiniteData };
   SolverResult run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first);
   const FrictionProblem& take_values();
-  SweepsEnd sweeps(const FrictionProblem& P, const Stopping& stopping, bool symmetric_first, SolverResult& result);
 
   const FrictionProblem* m_p;
   NlgsOptions m_options;

@@ -1,6 +1,7 @@
 #include "solvers/solve.hpp"
 
 #include "nscd/core/error.hpp"
+#include "solvers/nlgs_bodies.hpp"
 
 #include <algorithm>
 
@@ -9,26 +10,30 @@
 namespace nscd::solvers {
 
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
-                   const BodyCoupling* coupling) {
+                   const BodyCoupling* coupling, const DeferredDelassus* deferred) {
   if (p.nc() == 0) return SolverResult{};  // nothing to solve: converged after no iteration
+  if (options.type == SolverType::Auto) return solve_auto(p, options.automatic, r0, coupling, deferred);
+  if (options.type == SolverType::Nlgs && deferred != nullptr)
+    return solve_nlgs_bodies(p, *deferred->bodies, options.nlgs, r0);
+  // the others read W whole
+  const FrictionProblem& whole = deferred != nullptr ? deferred->assembled() : p;
   switch (options.type) {
-    case SolverType::Auto:
-      return solve_auto(p, options.automatic, r0, coupling);
     case SolverType::VelocityProx:
       NSCD_THROW_UNLESS(coupling != nullptr, "the velocity PROX solver needs the bodies of the problem");
-      return solve_velocity_prox(p, *coupling, options.velocity_prox, r0);
-    case SolverType::Nlgs:
-      return solve_nlgs(p, options.nlgs, r0);
+      return solve_velocity_prox(whole, *coupling, options.velocity_prox, r0);
     case SolverType::Nsn:
-      return solve_nsn(p, options.nsn, r0);
+      return solve_nsn(whole, options.nsn, r0);
     case SolverType::Prox:
-      return solve_prox(p, options.prox, r0);
+      return solve_prox(whole, options.prox, r0);
     case SolverType::Ccp:
-      return solve_ccp(p, options.ccp, r0);
+      return solve_ccp(whole, options.ccp, r0);
     case SolverType::Lcp:
-      return solve_lcp(p, options.lcp, r0);
+      return solve_lcp(whole, options.lcp, r0);
+    case SolverType::Auto:
+    case SolverType::Nlgs:
+      break;
   }
-  return solve_nlgs(p, options.nlgs, r0);
+  return solve_nlgs(whole, options.nlgs, r0);
 }
 
 Stopping& SolverOptions::stopping() {

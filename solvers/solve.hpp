@@ -53,9 +53,12 @@ struct SolverOptions {
 /// @throws nscd::InputError as the solver called does (wrong sizes, μ < 0, options out of range).
 /// coupling, if not null, is p's body form (body_coupling.hpp): auto then runs its second stage on
 /// it, and VelocityProx needs it.
+/// deferred, if not null, gives p's body form per contact (contact_bodies.hpp): nlgs and auto's NLGS
+/// stages then sweep on it (nlgs_bodies.hpp), p.W may hold its diagonal blocks only, and the
+/// solvers that need W whole ask for it (DeferredDelassus::assembled).
 /// @throws nscd::InputError also for VelocityProx without coupling.
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
-                   const BodyCoupling* coupling = nullptr);
+                   const BodyCoupling* coupling = nullptr, const DeferredDelassus* deferred = nullptr);
 
 /// The NLGS that options.type runs sweep by sweep: NLGS with options.nlgs, or auto's stage 1
 /// without its progress test (auto_solver.hpp); nullopt for the other solvers. Algorithm 1 (FFR

@@ -15,16 +15,21 @@ constexpr int kRenumberGrain = 256;
 }  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
+  return make_sweep_plan(color_contacts(W), chunk_size);
+}
+
+SweepPlan make_sweep_plan(ContactColoring coloring, int chunk_size) {
   NSCD_DEMAND(chunk_size >= 1);
   SweepPlan plan;
-  plan.coloring = color_contacts(W);
+  plan.coloring = std::move(coloring);
+  const int nc = static_cast<int>(plan.coloring.color.size());
   // no colour large enough to run in parallel: index order, one sequential group
   bool worth_coloring = false;
   for (int c = 0; c < plan.coloring.n_colors(); ++c) {
     const int size = plan.coloring.color_start[c + 1] - plan.coloring.color_start[c];
     worth_coloring = worth_coloring || size >= plan.min_parallel_chunks * chunk_size;
   }
-  if (!worth_coloring) return index_order_plan(W.nc());
+  if (!worth_coloring) return index_order_plan(nc);
   // each colour cut into chunks of chunk_size positions, the last one shorter
   const std::vector<int>& color_start = plan.coloring.color_start;
   plan.chunk_start.assign(1, 0);
@@ -37,6 +42,23 @@ SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
     plan.color_chunk_start.push_back(static_cast<int>(plan.chunk_start.size()) - 1);
   }
   return plan;
+}
+
+SweepPlan make_sweep_plan(const ContactBodies& b, int chunk_size) {
+  std::vector<char> touched(b.n_bodies, 0);
+  int largest_color = 0;  // bound on the size of a colour
+  for (const ContactSides& c : b.contacts) {
+    bool any = false;
+    for (const int body : c.body)
+      if (body >= 0) {
+        largest_color += touched[body] == 0 ? 1 : 0;
+        touched[body] = 1;
+        any = true;
+      }
+    largest_color += any ? 0 : 1;
+  }
+  if (largest_color < SweepPlan{}.min_parallel_chunks * chunk_size) return index_order_plan(b.nc());
+  return make_sweep_plan(color_contacts(b), chunk_size);
 }
 
 SweepPlan index_order_plan(int nc) {

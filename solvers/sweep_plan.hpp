@@ -53,6 +53,14 @@ struct SweepPlan {
 /// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead. @pre chunk_size ≥ 1.
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
 
+/// The same from a colouring of nc contacts (color_contacts of W or of its body form).
+SweepPlan make_sweep_plan(ContactColoring coloring, int chunk_size = 32);
+
+/// make_sweep_plan(color_contacts(b), chunk_size), without colouring when no colour can be large
+/// enough: the contacts of a colour share no body, so a colour holds at most as many contacts as
+/// there are bodies touched plus contacts touching none (a wall of 85 blocks never has 128).
+SweepPlan make_sweep_plan(const ContactBodies& b, int chunk_size = 32);
+
 /// The sequential sweep in index order: one group of one chunk holding every contact.
 SweepPlan index_order_plan(int nc);
 

@@ -7,6 +7,7 @@
 #include "nscd/io/checkpoint.hpp"
 #include "nscd/io/fclib_file.hpp"
 #include "nscd/io/output_frames.hpp"
+#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/strain_check.hpp"
 
 #include <algorithm>
@@ -38,10 +39,10 @@ void warn_large_strain_once(RunDiagnostics& d, const Model& m, const State& s) {
 // the step's contact problem and solution, replayable with `nscd solve` (a step without
 // contacts has no problem: FCLIB cannot store an empty one); with cohesive bonds, the shifted
 // problem solved and its solution r̃ = r + s (nscd/step/cohesion.hpp eq. (3))
-void dump_problem(const RunOutputOptions& o, const State& s, const StepContacts& contacts) {
+void dump_problem(const Model& m, const RunOutputOptions& o, const State& s, const StepContacts& contacts) {
   if (!o.dump_every || s.step % *o.dump_every != 0 || contacts.problem.nc() == 0) return;
   // with the body form when the step had one (rigid bodies, solver auto): a global problem
-  io::write_fclib_solution(o.dir / fmt::format("problem_{:06d}.hdf5", s.step), contacts.problem,
+  io::write_fclib_solution(o.dir / fmt::format("problem_{:06d}.hdf5", s.step), assembled_copy(m, contacts),
                            contacts.cohesion_shift.size() == 0 ? contacts.solution.r
                                                                : Eigen::VectorXd(contacts.solution.r + contacts.cohesion_shift),
                            contacts.solution.u,
@@ -150,7 +151,7 @@ void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s
   m_out.append_history(io::history_row(m_m, s, report, wall_seconds, d.energy));
   {
     ScopedTimer timer(&m_seconds);
-    dump_problem(m_o, s, contacts);
+    dump_problem(m_m, m_o, s, contacts);
   }
   if (s.step % m_m.output_every == 0 || s.step == m_m.n_steps) {
     write_frame(s, io::contact_frame(m_m, contacts), io::joint_frame(m_m, s, contacts));

@@ -17,6 +17,7 @@
 #include "nscd/step/mesh_contacts.hpp"
 #include "nscd/step/model.hpp"
 #include "solvers/body_coupling.hpp"
+#include "solvers/contact_bodies.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
 
@@ -85,7 +86,10 @@ struct RollingImpulse {
 /// The contact problem of a step and its solution.
 struct StepContacts {
   ActiveContacts active;
-  solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts
+  solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts; on a rigid scene W holds its
+                                      // diagonal blocks only until assembled_problem() (contact_problem.hpp)
+  bool delassus_assembled = false;    // whether problem.W holds its off-diagonal blocks too
+  solvers::ContactBodies bodies;      // rigid scenes: the contacts' sides (solvers/contact_bodies.hpp)
   solvers::BodyCoupling body_form;    // M and H of rigid scenes when the solver can use them, else empty
   solvers::SolverResult solution;     // r, u, and how the solver got there
   std::vector<RollingImpulse> rolling;  // at the contacts with rolling resistance, in contact order

@@ -1,5 +1,6 @@
 #include "nscd/step/cohesion.hpp"
 
+#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/joints.hpp"
 
 #include <fmt/format.h>
@@ -158,7 +159,7 @@ BondBreaks solve_cohesive(const Model& m, StepWorkspace& ws, const std::function
   for (int pass = 1;; ++pass) {
     contacts.cohesion_shift = shifts(m, area, ws);
     const Eigen::VectorXd& s = contacts.cohesion_shift;
-    contacts.problem.q = q - contacts.problem.W.apply(s);  // eq. (3)
+    contacts.problem.q = q - assembled_problem(m, ws).W.apply(s);  // eq. (3)
     ws.r0 = r0 + s;
     solve();
     contacts.solution.r -= s;

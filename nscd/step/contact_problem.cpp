@@ -3,6 +3,8 @@
 #include "nscd/core/error.hpp"
 #include "nscd/step/cohesion.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <tuple>
 
@@ -138,6 +140,30 @@ void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
   ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
                                             [&points](int p, int q) { return mesh_block(points[p], points[q]); });
+  ws.contacts.delassus_assembled = true;
+}
+
+// a rigid scene's contacts on their movable bodies (solvers/contact_bodies.hpp) and W's diagonal
+// blocks, eq. (4) of contact_jacobian.hpp for β = α; the rest of W is left to assembled_problem()
+void defer_assembly(const Model& m, StepWorkspace& ws) {
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  const int nc = static_cast<int>(jacobians.size());
+  solvers::ContactBodies& bodies = ws.contacts.bodies;
+  bodies.n_bodies = m.nb();
+  bodies.contacts.resize(jacobians.size());
+  std::vector<Eigen::Matrix3d> diag(nc);
+  tbb::parallel_for(0, nc, [&](int i) {
+    const ContactJacobian& J = jacobians[i];
+    solvers::ContactSides& sides = bodies.contacts[i];
+    for (int side = 0; side < 2; ++side) {
+      sides.body[side] = J.movable[side] ? J.body[side] : -1;
+      sides.G[side] = J.G[side];
+      sides.Y[side] = J.Y[side];
+    }
+    diag[i] = solvers::diagonal_block(sides);
+  });
+  ws.contacts.problem.W = solvers::DelassusMatrix::from_block_rows(std::move(diag), std::vector<int>(nc + 1, 0), {}, {});
+  ws.contacts.delassus_assembled = false;
 }
 
 // stage 3 for one detected contact: added to the active ones when its predicted gap is below
@@ -198,18 +224,24 @@ void build_body_form(const Model& m, StepWorkspace& ws) {
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
   ws.contacts.body_form.M.resize(n, n);
   ws.contacts.body_form.M.setFromTriplets(entries.begin(), entries.end());
-  entries.clear();
+  // H row by row, each contact's movable sides by increasing body (columns in order), then stored
+  // by columns as BodyCoupling has it
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
-  for (std::size_t i = 0; i < jacobians.size(); ++i)
-    for (int side = 0; side < 2; ++side) {
-      if (!jacobians[i].movable[side]) continue;
-      const int b = jacobians[i].body[side];
-      for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 6; ++l) entries.emplace_back(3 * static_cast<int>(i) + k, 6 * b + l, jacobians[i].G[side](k, l));
+  Eigen::SparseMatrix<double, Eigen::RowMajor> H(3 * static_cast<Eigen::Index>(jacobians.size()), n);
+  H.reserve(12 * H.rows());
+  for (std::size_t i = 0; i < jacobians.size(); ++i) {
+    const ContactJacobian& J = jacobians[i];
+    const int first = J.body[0] <= J.body[1] ? 0 : 1;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Index row = 3 * static_cast<Eigen::Index>(i) + k;
+      H.startVec(row);
+      for (const int side : {first, 1 - first})
+        if (J.movable[side])
+          for (int l = 0; l < 6; ++l) H.insertBack(row, 6 * static_cast<Eigen::Index>(J.body[side]) + l) = J.G[side](k, l);
     }
-  solvers::BodyCoupling& body_form = ws.contacts.body_form;
-  body_form.H.resize(3 * static_cast<Eigen::Index>(jacobians.size()), n);
-  body_form.H.setFromTriplets(entries.begin(), entries.end());
+  }
+  H.finalize();
+  ws.contacts.body_form.H = H;
 }
 
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
@@ -235,7 +267,22 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
     problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);
   }
-  assemble(m, ws);
+  if (m.has_meshes()) {
+    assemble(m, ws);
+  } else {
+    defer_assembly(m, ws);
+  }
+}
+
+const solvers::FrictionProblem& assembled_problem(const Model& m, StepWorkspace& ws) {
+  if (!ws.contacts.delassus_assembled) assemble(m, ws);
+  return ws.contacts.problem;
+}
+
+solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& contacts) {
+  solvers::FrictionProblem p = contacts.problem;
+  if (!contacts.delassus_assembled) p.W = assemble_delassus(contacts.active.jacobians(), m.nb());
+  return p;
 }
 
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {

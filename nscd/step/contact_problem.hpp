@@ -12,6 +12,9 @@
 /// u adds the deformation velocity of eq. (5) on sides on a mesh, and
 ///  (3) q = u_free + e min(u_n⁻, 0) e_n   (Newton restitution, not on gap rows),
 ///  (4) W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp eq. (4), with eq. (6) between sides on one mesh).
+/// On a rigid scene W is assembled only when something reads it whole (assembled_problem()): the
+/// NLGS sweeps (solvers/nlgs_bodies.hpp) and the position projection work on the contacts' sides
+/// (ws.contacts.bodies, solvers/contact_bodies.hpp) and W's diagonal blocks, which are always there.
 ///
 /// References: [Jean 1999] CMAME 177; [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
 
@@ -22,8 +25,16 @@
 namespace nscd {
 
 /// Eqs. (1)–(4) for the contacts detected in ws (ws.detected, ws.mesh_detected), after the free
-/// motion of stage 1; fills ws.contacts.active, ws.mesh_points and ws.contacts.problem.
+/// motion of stage 1; fills ws.contacts.active, ws.mesh_points and ws.contacts.problem, and on a
+/// rigid scene ws.contacts.bodies, with W's diagonal blocks only.
 void build_problem(const Model& m, const State& s, StepWorkspace& ws);
+
+/// ws.contacts.problem with W whole, assembled now by eq. (4) if build_problem left it to its
+/// diagonal blocks (the same W build_problem assembles otherwise).
+const solvers::FrictionProblem& assembled_problem(const Model& m, StepWorkspace& ws);
+
+/// A copy of contacts.problem with W whole, for readers of a finished step (the FCLIB dump).
+solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& contacts);
 
 /// Algorithm 1's outer loop [Lozovskiy & Dubois 2016]: the Jacobians, q and W again at the
 /// rotations of the last Rotator pass (ws.ffr), for the same active contacts.

@@ -89,8 +89,12 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
   } else {
     ws.contacts.body_form = {};
   }
+  // NLGS sweeps on the contacts' sides; W assembled for the solvers and stages that read it
+  const solvers::DeferredDelassus deferred{&ws.contacts.bodies,
+                                           [&]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
   const auto solve = [&](const Eigen::VectorXd& r0) {
-    return solvers::solve(ws.contacts.problem, m.step.solver, r0, body_form ? &ws.contacts.body_form : nullptr);
+    return solvers::solve(ws.contacts.problem, m.step.solver, r0, body_form ? &ws.contacts.body_form : nullptr,
+                          &deferred);
   };
   // cohesion.hpp: the solve, again while bonds break (a scene has bonds or rolling resistance,
   // not both: the scene reader refuses the two together)

@@ -4,7 +4,9 @@
 /// stages 3–4 (contact_problem.hpp), into ws.contacts.solution.
 ///
 /// On a rigid scene, one solve by the scene's solver (solvers/solve.hpp), given the body form
-/// (M, H) when `auto` can use its Newton stage; with intact cohesive bonds, on the shifted
+/// (M, H) when `auto` can use its Newton stage, and the contacts' sides, on which NLGS and auto's
+/// NLGS stages sweep (solvers/nlgs_bodies.hpp) while W is assembled only for a solver or stage
+/// that reads it (contact_problem.hpp assembled_problem); with intact cohesive bonds, on the shifted
 /// problem of cohesion.hpp, again while bonds break (ws.contacts.bond_breaks); with rolling
 /// resistance in an interaction, then the passes of rolling_resistance.hpp, each with a solve of
 /// the same kind. With finite-element bodies, Algorithm 1 of

@@ -1,5 +1,6 @@
 #include "nscd/step/penalty_contact.hpp"
 
+#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/joints.hpp"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ double penalty_stable_step(const PenaltyLaw& law, double mass) {
 void penalty_impulses(const Model& m, StepWorkspace& ws) {
   const PenaltyLaw& law = *m.step.penalty;
   const double h = m.step.h;
-  const solvers::FrictionProblem& p = ws.contacts.problem;
+  const solvers::FrictionProblem& p = assembled_problem(m, ws);
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
   for (const Joint& joint : find_joints(ws.contacts.active)) {
     for (std::size_t k = 0; k < joint.contacts.size(); ++k) {

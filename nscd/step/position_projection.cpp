@@ -1,28 +1,65 @@
 #include "nscd/step/position_projection.hpp"
 
+#include "nscd/core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace nscd {
+namespace {
 
-ProjectionResult project_gaps(const solvers::DelassusMatrix& W, const Eigen::VectorXd& gap_end,
-                              const std::vector<ProjectedRow>& rows, double tolerance, int max_sweeps,
-                              Eigen::VectorXd& P) {
+// the normal row of a contact on its movable sides: G_n,αs and Y_αs e_n (body −1: no unknowns),
+// contiguous for the sweeps
+struct NormalRow {
+  int body[2];
+  double w;  // (W_nn)_αα
+  Vec6 g[2];
+  Vec6 y[2];
+};
+
+std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W) {
+  std::vector<NormalRow> rows(jacobians.size());
+  for (std::size_t i = 0; i < jacobians.size(); ++i) {
+    rows[i].w = W.diag(static_cast<int>(i))(0, 0);
+    for (int side = 0; side < 2; ++side) {
+      const ContactJacobian& J = jacobians[i];
+      rows[i].body[side] = J.movable[side] ? J.body[side] : -1;
+      rows[i].g[side] = J.G[side].row(0).transpose();
+      rows[i].y[side] = J.Y[side].col(0);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
+                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows, double tolerance,
+                              int max_sweeps, Eigen::VectorXd& P, std::vector<Vec6>& dq) {
   const int nc = W.nc();
+  NSCD_DEMAND(static_cast<int>(jacobians.size()) == nc && gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);
+  dq.assign(nb, Vec6::Zero());
+  const std::vector<NormalRow> normal = normal_rows(jacobians, W);
   ProjectionResult result;
   for (result.sweeps = 1; result.sweeps <= max_sweeps; ++result.sweeps) {
     result.change = 0;
     for (int i = 0; i < nc; ++i) {
-      const double w_ii = W.diag(i)(0, 0);
+      const NormalRow& n = normal[i];
+      const double w_ii = n.w;
       if (rows[i] == ProjectedRow::Skipped || !(w_ii > 0)) continue;
-      // eq. (2), summed in increasing column order
-      double gamma = gap_end[i] + w_ii * P[i];
-      W.for_each_offdiag(i, [&](int j, const Eigen::Matrix3d& block) { gamma += block(0, 0) * P[j]; });
+      // eq. (5)
+      double gamma = gap_end[i];
+      for (int side = 0; side < 2; ++side)
+        if (n.body[side] >= 0) gamma += n.g[side].dot(dq[n.body[side]]);
       // eq. (3): the scalar complementarity of row i, the others fixed
       const double lower = rows[i] == ProjectedRow::Closed ? -std::max(gap_end[i], 0.0) / w_ii : 0.0;
       const double next = std::max(P[i] - gamma / w_ii, lower);
-      result.change = std::max(result.change, std::abs(next - P[i]) * w_ii);
+      const double delta = next - P[i];
+      result.change = std::max(result.change, std::abs(delta) * w_ii);
+      for (int side = 0; side < 2; ++side)
+        if (n.body[side] >= 0 && delta != 0) dq[n.body[side]] += n.y[side] * delta;
       P[i] = next;
     }
     if (result.change <= tolerance) break;

@@ -29,7 +29,11 @@
 /// (sequential, so deterministic for any thread count), from P = 0, until no sweep changes a
 /// γ_α by more than `tolerance` [m], or `max_sweeps`. W is singular for redundant contacts (the
 /// corners of a face on a face); the component of P in its null space does not move any body
-/// (null W = null Hᵀ).
+/// (null W = null Hᵀ). The sweeps work on the bodies (solvers/contact_bodies.hpp) and never read
+/// W off its diagonal: with Δq_b the sum of eq. (4) for the current P,
+///  (5) γ_α = g⁺_α + Σ_s G_n,αs Δq_b(α,s),   and after a change δ of P_α,  Δq_b(α,s) += Y_αs e_n δ,
+/// which is eq. (2) with the products summed in another order: O(1) per row where W_nn's row holds
+/// a term for every contact sharing a body with α.
 ///
 /// Contacts with an FFR, TL or linear side are not projected (P = 0): their W includes the
 /// deformation (contact_jacobian.hpp eq. (6)), which a pose correction cannot follow.
@@ -37,6 +41,7 @@
 /// References: [Acary 2013] Projected event-capturing time-stepping schemes for nonsmooth
 ///             mechanical systems with unilateral contact and Coulomb's friction, CMAME 256.
 
+#include "nscd/step/contact_jacobian.hpp"
 #include "solvers/delassus.hpp"
 
 #include <Eigen/Core>
@@ -58,10 +63,12 @@ struct ProjectionResult {
   double change = 0;  // largest change of a γ_α in the last sweep [m]
 };
 
-/// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows of W.
-/// @pre gap_end.size() == rows.size() == W.nc().
-ProjectionResult project_gaps(const solvers::DelassusMatrix& W, const Eigen::VectorXd& gap_end,
-                              const std::vector<ProjectedRow>& rows, double tolerance, int max_sweeps,
-                              Eigen::VectorXd& P);
+/// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows, eq. (5), for
+/// the contacts `jacobians` on nb bodies, W_nn's diagonal read from W's diagonal blocks; dq (nb)
+/// receives eq. (4)'s Δ[x; φ] of every body (zero for bodies without unknowns).
+/// @pre gap_end.size() == rows.size() == jacobians.size() == W.nc().
+ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
+                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows, double tolerance,
+                              int max_sweeps, Eigen::VectorXd& P, std::vector<Vec6>& dq);
 
 }  // namespace nscd

@@ -47,6 +47,7 @@ struct StepWorkspace {
   Eigen::VectorXd gap_end;                      // stage 7: linearised end-of-step gaps, per active contact
   std::vector<ProjectedRow> projected_rows;     // stage 7: per active contact
   Eigen::VectorXd P;                            // stage 7: position impulses [kg·m]
+  std::vector<Vec6> projection_moves;           // stage 7: Δ[x; φ] per body
   ProjectionResult projection;                  // stage 7: sweeps of the last step
   StepTimings timings;
 };

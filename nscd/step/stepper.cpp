@@ -145,14 +145,11 @@ void project_positions(const Model& m, StepWorkspace& ws) {
                                            body_velocity(ws.next_v[c.b], ws.next_w[c.b]))[0];
     ws.gap_end[i] = end_of_step_gap(m, contact, u_next);
   }
-  ws.projection = project_gaps(ws.contacts.problem.W, ws.gap_end, ws.projected_rows,
-                               kProjectionToleranceFraction * m.step.activation_gap, kProjectionMaxSweeps, ws.P);
-  // eq. (4), summed per body in contact order (deterministic)
-  std::vector<Vec6> dq(m.nb(), Vec6::Zero());
-  for (int i = 0; i < nc; ++i)
-    for (int side = 0; side < 2; ++side)
-      if (const ContactJacobian& J = ws.contacts.active.jacobian(i); ws.P[i] != 0 && J.movable[side])
-        dq[J.body[side]] += J.Y[side].col(0) * ws.P[i];
+  // eqs. (2)–(4), Δ[x; φ] per body into dq
+  std::vector<Vec6>& dq = ws.projection_moves;
+  ws.projection = project_gaps(ws.contacts.active.jacobians(), ws.contacts.problem.W, m.nb(), ws.gap_end,
+                               ws.projected_rows, kProjectionToleranceFraction * m.step.activation_gap,
+                               kProjectionMaxSweeps, ws.P, dq);
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Rigid) continue;
     ws.next_x[b] += dq[b].head<3>();

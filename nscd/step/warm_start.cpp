@@ -1,5 +1,6 @@
 #include "nscd/step/warm_start.hpp"
 
+#include "nscd/step/contact_problem.hpp"
 #include "solvers/stick_prediction.hpp"
 
 #include <algorithm>
@@ -16,16 +17,17 @@ constexpr double kWarmMatchFraction = 0.05;
 // r0 = the stick prediction of the contacts activated by the predicted gap; gap rows start at 0.
 // Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
 // and the other contacts would take huge impulses to balance the pull.
-void stick_start(StepWorkspace& ws) {
-  const int nc = ws.contacts.problem.nc();
+void stick_start(const Model& m, StepWorkspace& ws) {
+  const solvers::FrictionProblem& problem = assembled_problem(m, ws);
+  const int nc = problem.nc();
   std::vector<int> activated;  // the sub-problem's contacts, in index order
   for (int i = 0; i < nc; ++i)
     if (!ws.contacts.active[i].gap_row) activated.push_back(i);
   if (static_cast<int>(activated.size()) == nc) {
-    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(ws.contacts.problem)) ws.r0 = std::move(*r);
+    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(problem)) ws.r0 = std::move(*r);
     return;
   }
-  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(ws.contacts.problem, activated));
+  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(problem, activated));
   if (!r) return;
   ws.r0.setZero(3 * nc);
   for (std::size_t k = 0; k < activated.size(); ++k)
@@ -57,7 +59,7 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
     ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
     ++matched;
   }
-  if (2 * matched < nc) stick_start(ws);
+  if (2 * matched < nc) stick_start(m, ws);
 }
 
 }  // namespace nscd

@@ -4,7 +4,11 @@
 
 #include "scene_builder.hpp"
 
+#include "nscd/step/contact_problem.hpp"
+
 #include <gtest/gtest.h>
+
+#include <Eigen/Dense>
 
 #include <cmath>
 #include <filesystem>
@@ -120,6 +124,34 @@ TEST(SolverChoice, ShakingWallMovesTheSameWithAutoAsWithNlgs) {
   // shaking steps the runs differ by 1.1e-8 m (measured). 1e-7 m keeps a margin and is still
   // 10³ times below the table's travel over those steps (~1e-4 m)
   EXPECT_LT(largest_difference(nlgs, automatic), 1e-7);
+}
+
+TEST(SolverChoice, AutoOnARigidSceneGetsTheBodyFormAndTheDeferredW) {
+  // the wall at rest, second step (the first one's stick start reads W): auto's body form (M, H)
+  // holds every movable side's block G, and the W assembled on demand is H M⁻¹ Hᵀ with the
+  // diagonal blocks the step had before
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes" / "wall_static.json");
+  test::Simulation sim(with_solver(scene, "auto"));
+  ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+  ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+  StepContacts& contacts = sim.workspace.contacts;
+  ASSERT_TRUE(contacts.has_body_form());
+  ASSERT_FALSE(contacts.delassus_assembled);
+  const int nc = contacts.problem.nc();
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(3 * nc, 6 * sim.model.nb());
+  for (int i = 0; i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (const ContactJacobian& J = contacts.active.jacobian(i); J.movable[side])
+        H.block<3, 6>(3 * i, 6 * J.body[side]) = J.G[side];
+  EXPECT_EQ(Eigen::MatrixXd(contacts.body_form.H), H);
+  std::vector<Eigen::Matrix3d> diagonal(nc);
+  for (int i = 0; i < nc; ++i) diagonal[i] = contacts.problem.W.diag(i);
+  const solvers::FrictionProblem& p = assembled_problem(sim.model, sim.workspace);
+  EXPECT_TRUE(contacts.delassus_assembled);
+  for (int i = 0; i < nc; ++i) EXPECT_EQ(p.W.diag(i), diagonal[i]) << i;
+  const Eigen::MatrixXd M = Eigen::MatrixXd(contacts.body_form.M);
+  const Eigen::MatrixXd W = H * M.inverse() * H.transpose();
+  EXPECT_LE((p.W.to_dense() - W).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff());
 }
 
 }  // namespace
