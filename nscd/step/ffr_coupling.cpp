@@ -48,7 +48,7 @@ MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int con
                                       const MeshSide& material_point, std::vector<FfrStepData>& ffr) {
   const int d = m.bodies[side == 0 ? c.a : c.b].ffr_index;
   const ffr::FfrBody& body = m.ffr_bodies[d];
-  MeshPoint point = mesh_point_base(c, contact, side, material_point, body.ndof(), ffr[d].node_responses,
+  MeshPoint point = mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
                                                 [&body](int k) { return ffr::node_response(body, k); });
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
@@ -84,18 +84,18 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
   return iterations;
 }
 
-Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda) {
   Vec3 v = -mean_lambda;
   for (int i = 0; i < 3; ++i)
-    if (side.nodes[i] >= 0) v += side.weights[i] * lambda.segment<3>(3 * side.nodes[i]);
+    if (side.nodes[i] >= 0) v += side.weights[i] * ffr::node_rows(fe, lambda, side.nodes[i]);
   return OtC.transpose() * v;
 }
 
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
-    if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
+    if (p.side.nodes[i] >= 0) G += p.side.weights[i] * ffr::node_rows(*p.fe, q.Z, p.side.nodes[i]);
   return p.OtC.transpose() * G * q.OtC;
 }
 
