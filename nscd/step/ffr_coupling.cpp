@@ -52,6 +52,12 @@ MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int con
                                                 [&body](int k) { return ffr::node_response(body, k); });
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
+  if (body.modes) {
+    point.rows = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, body.ncoordinates());
+    for (int i = 0; i < 3; ++i)
+      if (material_point.nodes[i] >= 0)
+        point.rows += material_point.weights[i] * body.modes->phi.middleRows<3>(3 * material_point.nodes[i]);
+  }
   orient_ffr_point(ffr, point);
   return point;
 }
@@ -94,8 +100,12 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
 
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
+  if (p.rows.size() > 0) {  // a modal body: one 3 × k by k × 3 product
+    G.noalias() += p.rows.lazyProduct(q.Z);
+    return p.OtC.transpose() * G * q.OtC;
+  }
   for (int i = 0; i < 3; ++i)
-    if (p.side.nodes[i] >= 0) G += p.side.weights[i] * ffr::node_rows(*p.fe, q.Z, p.side.nodes[i]);
+    if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
   return p.OtC.transpose() * G * q.OtC;
 }
 

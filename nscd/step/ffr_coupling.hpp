@@ -51,18 +51,18 @@ struct MeshPoint {
   int ffr_index = -1;      // and among the FFR bodies (−1 on TL and linear bodies)
   int tl_index = -1;           // and among the TL and linear bodies (−1 on FFR bodies)
   MeshSide side;
-  const ffr::FfrBody* fe = nullptr;  // the body's finite-element constants (TL, linear: TlBody::fe)
   Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
   ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
+  Eigen::Matrix<double, 3, Eigen::Dynamic> rows;  // a modal body's H̄_α = Σ w_i Φ_{k_i} (3 × k); empty on nodal bodies
   Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
 };
 
 /// What the deformable point of side `side` (0: body a, 1: body b) of active contact `contact`
-/// has on every deformable body: contact, body, side, its finite-element constants fe, σ C_α, and
-/// Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material point, where
-/// Z_k = responses[k] (fe.ncoordinates() × 3) is computed by response(k) when still empty. The
-/// body's indices among the FFR or TL bodies are left to the caller.
+/// has on every deformable body: contact, body, side, σ C_α, and Z = Σ_i w_i Z_{k_i} over the
+/// nodes k_i and weights w_i of the material point, where Z_k = responses[k] (fe.ncoordinates() × 3,
+/// fe the body's finite-element constants) is computed by response(k) when still empty. The
+/// body's indices among the FFR or TL bodies, and a modal body's rows, are left to the caller.
 template <class Response>
 MeshPoint mesh_point_base(const contact::ContactPoint& c, int contact, int side,
                                       const MeshSide& material_point, const ffr::FfrBody& fe,
@@ -71,7 +71,6 @@ MeshPoint mesh_point_base(const contact::ContactPoint& c, int contact, int side,
   point.contact = contact;
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;
-  point.fe = &fe;
   point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
   point.Z = ffr::MatrixX3::Zero(fe.ncoordinates(), 3);
   for (int i = 0; i < 3; ++i) {
@@ -106,7 +105,8 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
 Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
-/// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
+/// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body: OtC_pᵀ (H̄_p Z_q) OtC_q,
+/// H̄_p Z_q = p.rows Z_q on a modal body.
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
