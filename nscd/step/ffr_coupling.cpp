@@ -53,10 +53,10 @@ MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int con
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
   if (body.modes) {
-    point.rows = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, body.ncoordinates());
+    point.rows_t = ffr::MatrixX3::Zero(body.ncoordinates(), 3);
     for (int i = 0; i < 3; ++i)
       if (material_point.nodes[i] >= 0)
-        point.rows += material_point.weights[i] * body.modes->phi.middleRows<3>(3 * material_point.nodes[i]);
+        point.rows_t += material_point.weights[i] * body.modes->phi.middleRows<3>(3 * material_point.nodes[i]).transpose();
   }
   orient_ffr_point(ffr, point);
   return point;
@@ -100,8 +100,8 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
 
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
-  if (p.rows.size() > 0) {  // a modal body: one 3 × k by k × 3 product
-    G.noalias() += p.rows.lazyProduct(q.Z);
+  if (p.rows_t.size() > 0) {  // a modal body: 9 dot products of length k
+    G.noalias() += p.rows_t.transpose().lazyProduct(q.Z);
     return p.OtC.transpose() * G * q.OtC;
   }
   for (int i = 0; i < 3; ++i)

@@ -53,7 +53,7 @@ struct MeshPoint {
   MeshSide side;
   Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
   ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
-  Eigen::Matrix<double, 3, Eigen::Dynamic> rows;  // a modal body's H̄_α = Σ w_i Φ_{k_i} (3 × k); empty on nodal bodies
+  ffr::MatrixX3 rows_t;     // a modal body's H̄_αᵀ = Σ w_i Φ_{k_i}ᵀ (k × 3); empty on nodal bodies
   Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
 };
@@ -106,7 +106,7 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
                          const Vec3& mean_lambda);
 
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body: OtC_pᵀ (H̄_p Z_q) OtC_q,
-/// H̄_p Z_q = p.rows Z_q on a modal body.
+/// H̄_p Z_q = p.rows_tᵀ Z_q on a modal body.
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
