@@ -24,8 +24,10 @@
 /// coordinates ξ, η (k) of ψ = Φ ξ, λ = Φ η in the basis Φ of k free–free elastic modes of
 /// modal_basis.hpp. Projecting eq. (19) on Φ with Φᵀ M Φ = I, Φᵀ K Φ = Λ:
 ///
-///  (R1) Â± η_{i+1} … :  Â± = I ± h/2 (α I + β Λ) ± h²/4 Λ   (diagonal),
-///  (R2) 𝔸 → Φᵀ 𝔸,   E_ij → Φᵀ E_ij,   H̄_kᵀ → Φᵀ H̄_kᵀ = Φ_kᵀ   (Φ_k: the 3 rows of node k),
+///  (R1) Â₊ η_{i+1} = Â₋ η_i − h Λ ξ_i + h Φᵀ𝐀 + Φᵀ𝔸 (O_iᵀ ω_i − O_{i+1}ᵀ ω_{i+1}) + Σ_α Φ_αᵀ O_{i+1}ᵀ P_α,
+///       Â± = I ± h/2 (α I + β Λ) ± h²/4 Λ   (diagonal),
+///  (R2) 𝔸 → Φᵀ 𝔸 (= 0, the modes' angular momentum),   E_ij → Φᵀ E_ij,
+///       H̄_kᵀ → Φᵀ H̄_kᵀ = Φ_kᵀ   (Φ_k: the 3 rows of node k),
 ///
 /// the mean part of H̄ being 0 since Φ is mass-orthogonal to the translations. So a modal body
 /// holds the same members in its k coordinates: mass_matrix = I, stiffness = Λ, A± = Â±, and

@@ -14,7 +14,8 @@
 ///  - at the end: λ_{i+1} = λ_free + Σ_α Z_α σ O_{i+1}ᵀ C_α r_α, and the trapezoidal rule.
 ///
 /// All of it works on the body's deformation coordinates (ffr_body.hpp): nodal, or the modal ξ, η
-/// of a modal body, whose H̄_α is Σ w_i Φ_{k_i} (eq. R2); only node_rows tells them apart.
+/// of a modal body, whose H̄_α is Σ w_i Φ_{k_i} (eq. R2): node_rows gives a node's rows of the
+/// coordinates, and a modal point keeps its H̄_αᵀ (k × 3) for the W blocks.
 ///
 /// References: [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58, eqs. (15)–(27), Algorithm 1.
 
