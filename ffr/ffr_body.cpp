@@ -16,17 +16,10 @@ Dense solve_columns(const Eigen::SimplicialLDLT<SparseMatrix>& factor, const Den
   return x;
 }
 
-}  // namespace
-
-FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h) {
-  NSCD_DEMAND(h > 0 && material.density > 0 && material.young > 0);
-  FfrBody body;
-  body.material = material;
-  body.h = h;
+// m, m_k, the centre of mass (the nodes moved onto it), (M X)_k and J_B from the x blocks of M
+// (exact moments of the mesh)
+void add_mass_properties(const SparseMatrix& M, Mesh& mesh, FfrBody& body) {
   const int nn = mesh.nn();
-  const SparseMatrix M = consistent_mass(mesh, material.density);
-
-  // nodal masses and the centre of mass from the x blocks of M (exact moments of the mesh)
   body.nodal_mass = Eigen::VectorXd::Zero(nn);
   Vec3 moment = Vec3::Zero();
   for (int col = 0; col < M.outerSize(); col += 3)
@@ -54,9 +47,13 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h) {
   if (!(Eigen::SelfAdjointEigenSolver<Mat3>(body.inertia_B).eigenvalues().minCoeff() > 0))
     throw InputError("the finite-element mesh has a degenerate inertia tensor (is it flat?)");
   body.inv_inertia_B = body.inertia_B.inverse();
+}
 
-  // A± of eq. (19) with C = α M + β K
-  body.stiffness = stiffness(mesh, material.young, material.poisson);
+// A± of eq. (19) with C = α M + β K, for M and K in the deformation coordinates (modal: I, Λ, eq. R1)
+void add_step_matrices(const SparseMatrix& M, SparseMatrix K, FfrBody& body) {
+  const FfrMaterial& material = body.material;
+  const double h = body.h;
+  body.stiffness = std::move(K);
   const SparseMatrix C = material.damping_mass * M + material.damping_stiffness * body.stiffness;
   const SparseMatrix A_plus = M + 0.5 * h * C + 0.25 * h * h * body.stiffness;
   body.explicit_matrix = M - 0.5 * h * C - 0.25 * h * h * body.stiffness;
@@ -64,9 +61,13 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h) {
   if (factor->info() != Eigen::Success)
     throw InputError("the finite-element mesh gives a matrix M + h/2 C + h²/4 K that is not positive definite");
   body.implicit = factor;
+  body.mass_matrix = M;
+}
 
-  // responses to 𝔸 x (Euler), E_ij (centrifugal) and the translational inertia of H̄
-  const int ndof = 3 * nn;
+// responses to 𝔸 x (Euler), E_ij (centrifugal) and the translational inertia of H̄, projected on
+// Φ for a modal body (eq. R2; the mean part is 0 there)
+void add_responses(FfrBody& body) {
+  const int nn = body.mesh.nn(), ndof = 3 * nn;
   MatrixX3 euler(ndof, 3), mean(ndof, 3);
   Eigen::Matrix<double, Eigen::Dynamic, 9> centrifugal(ndof, 9);
   for (int k = 0; k < nn; ++k) {
@@ -81,29 +82,66 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h) {
         centrifugal(3 * k + i, 3 * i + j) = MX[j];
       }
   }
-  body.euler_response = solve_columns(*factor, euler);
-  body.centrifugal_response = solve_columns(*factor, centrifugal);
-  body.mean_response = solve_columns(*factor, mean);
-  body.mass_matrix = M;
+  if (body.modes) {
+    const Eigen::MatrixXd& phi = body.modes->phi;
+    body.euler_response = solve_columns(*body.implicit, MatrixX3(phi.transpose() * euler));
+    body.centrifugal_response =
+        solve_columns(*body.implicit, Eigen::Matrix<double, Eigen::Dynamic, 9>(phi.transpose() * centrifugal));
+    body.mean_response = MatrixX3::Zero(body.modes->size(), 3);
+    return;
+  }
+  body.euler_response = solve_columns(*body.implicit, euler);
+  body.centrifugal_response = solve_columns(*body.implicit, centrifugal);
+  body.mean_response = solve_columns(*body.implicit, mean);
+}
+
+}  // namespace
+
+FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h, std::shared_ptr<const ModalBasis> modes) {
+  NSCD_DEMAND(h > 0 && material.density > 0 && material.young > 0);
+  NSCD_DEMAND(!modes || modes->phi.rows() == 3 * mesh.nn());
+  FfrBody body;
+  body.material = material;
+  body.h = h;
+  const SparseMatrix M = consistent_mass(mesh, material.density);
+  add_mass_properties(M, mesh, body);
+  if (modes) {
+    const int k = modes->size();
+    SparseMatrix identity(k, k), Lambda(k, k);
+    identity.setIdentity();
+    Lambda = SparseMatrix(modes->omega2.asDiagonal());
+    body.modes = std::move(modes);
+    add_step_matrices(identity, Lambda, body);
+  } else {
+    add_step_matrices(M, stiffness(mesh, material.young, material.poisson), body);
+  }
   body.surface = boundary_surface(mesh);
   body.mesh = std::move(mesh);
+  add_responses(body);
   return body;
 }
 
 MatrixX3 node_response(const FfrBody& body, int node) {
+  if (body.modes) return solve_columns(*body.implicit, MatrixX3(body.modes->phi.middleRows<3>(3 * node).transpose()));
   MatrixX3 unit = MatrixX3::Zero(body.ndof(), 3);
   unit.block<3, 3>(3 * node, 0).setIdentity();
   return solve_columns(*body.implicit, unit) - body.mean_response;
 }
 
+Eigen::VectorXd nodal_field(const FfrBody& body, const Eigen::VectorXd& v) {
+  if (body.modes) return body.modes->phi * v;
+  return v;
+}
+
 Vec3 mass_weighted_mean(const FfrBody& body, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  if (body.modes) return Vec3::Zero();
   Vec3 sum = Vec3::Zero();
   for (int k = 0; k < body.nn(); ++k) sum += body.nodal_mass[k] * v.segment<3>(3 * k);
   return sum / body.mass;
 }
 
 Vec3 relative_velocity(const FfrBody& body, const Eigen::VectorXd& lambda, int node) {
-  return lambda.segment<3>(3 * node) - mass_weighted_mean(body, lambda);
+  return node_rows(body, lambda, node) - mass_weighted_mean(body, lambda);
 }
 
 }  // namespace nscd::ffr

@@ -20,10 +20,27 @@
 /// A₊⁻¹ [m_l / m e_d]_l are solved once, so that a step needs one sparse solve per body and the
 /// fictitious forces cost a few vector updates.
 ///
+/// Deformation coordinates. ψ and λ are the nodal fields (3nn) or, for a modal body, the
+/// coordinates ξ, η (k) of ψ = Φ ξ, λ = Φ η in the basis Φ of k free–free elastic modes of
+/// modal_basis.hpp. Projecting eq. (19) on Φ with Φᵀ M Φ = I, Φᵀ K Φ = Λ:
+///
+///  (R1) Â₊ η_{i+1} = Â₋ η_i − h Λ ξ_i + h Φᵀ𝐀 + Φᵀ𝔸 (O_iᵀ ω_i − O_{i+1}ᵀ ω_{i+1}) + Σ_α Φ_αᵀ O_{i+1}ᵀ P_α,
+///       Â± = I ± h/2 (α I + β Λ) ± h²/4 Λ   (diagonal),
+///  (R2) 𝔸 → Φᵀ 𝔸 (= 0, the modes' angular momentum),   E_ij → Φᵀ E_ij,
+///       H̄_kᵀ → Φᵀ H̄_kᵀ = Φ_kᵀ   (Φ_k: the 3 rows of node k),
+///
+/// the mean part of H̄ being 0 since Φ is mass-orthogonal to the translations. So a modal body
+/// holds the same members in its k coordinates: mass_matrix = I, stiffness = Λ, A± = Â±, and
+/// the responses Â₊⁻¹ Φᵀ 𝔸 (k × 3), Â₊⁻¹ Φᵀ E_ij (k × 9), mean_response = 0; its node
+/// response is z_k = Â₊⁻¹ Φ_kᵀ (k × 3), and node_rows gives the nodal values Φ_k ξ where a nodal
+/// field is needed. Eq. (19) and Algorithm 1 are otherwise unchanged: the modal truncation keeps
+/// the k slowest elastic motions and drops the others (docs/method.md, "Modal reduction").
+///
 /// References: [Lozovskiy & Dubois 2016] The method of a floating frame of reference for
 ///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58, eqs. (15)–(24).
 
 #include "ffr/mesh.hpp"
+#include "ffr/modal_basis.hpp"
 #include "nscd/core/math.hpp"
 
 #include <Eigen/Core>
@@ -55,33 +72,51 @@ struct FfrBody {
   double mass = 0.0;            // m [kg]
   Mat3 inertia_B = Mat3::Zero();      // J_B [kg m²]
   Mat3 inv_inertia_B = Mat3::Zero();
-  SparseMatrix mass_matrix;     // M
-  SparseMatrix stiffness;       // K
-  SparseMatrix explicit_matrix; // A₋
-  std::shared_ptr<const Eigen::SimplicialLDLT<SparseMatrix>> implicit;  // factorisation of A₊
+  std::shared_ptr<const ModalBasis> modes;  // Φ of a modal body; null: nodal coordinates
+  SparseMatrix mass_matrix;     // M (modal: I), in the deformation coordinates
+  SparseMatrix stiffness;       // K (modal: Λ)
+  SparseMatrix explicit_matrix; // A₋ (modal: Â₋)
+  std::shared_ptr<const Eigen::SimplicialLDLT<SparseMatrix>> implicit;  // factorisation of A₊ (modal: Â₊)
   Eigen::VectorXd nodal_mass;   // m_k (nn)
   Eigen::Matrix3Xd first_moment;  // (M X)_k, one column per node
-  MatrixX3 euler_response;      // A₊⁻¹ 𝔸 (3nn × 3)
+  MatrixX3 euler_response;      // A₊⁻¹ 𝔸 (ncoordinates × 3)
   Eigen::Matrix<double, Eigen::Dynamic, 9> centrifugal_response;  // column 3i + j: A₊⁻¹ E_ij
-  MatrixX3 mean_response;       // A₊⁻¹ [m_l / m e_d]_l (3nn × 3)
+  MatrixX3 mean_response;       // A₊⁻¹ [m_l / m e_d]_l (ncoordinates × 3; modal: 0)
 
   int nn() const { return mesh.nn(); }
   int ndof() const { return 3 * mesh.nn(); }
+  /// The number of deformation coordinates: 3nn, or k for a modal body.
+  int ncoordinates() const { return modes ? modes->size() : ndof(); }
 };
 
 /// Assembles the constants above for `mesh` (any coordinates; its nodes are moved so that the
-/// centre of mass is the origin) and the time step h [s].
+/// centre of mass is the origin) and the time step h [s]; in the modal coordinates of `modes`
+/// (a basis of this mesh, modal_basis.hpp) when it is not null.
 /// @throws nscd::InputError if the mass or the inertia is not positive (degenerate mesh).
-FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h);
+FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
+                      std::shared_ptr<const ModalBasis> modes = nullptr);
 
-/// Z_k = A₊⁻¹ H̄_kᵀ (3nn × 3): the nodal velocities λ caused by a unit impulse along each axis
-/// of the body frame at node k, translational inertia included (eq. 19–20).
+/// Z_k = A₊⁻¹ H̄_kᵀ (ncoordinates × 3): the deformation velocities λ caused by a unit impulse
+/// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).
 MatrixX3 node_response(const FfrBody& body, int node);
+
+/// The nodal values at node `node` of the deformation coordinates v (ncoordinates × c, e.g. ψ,
+/// λ or a response Z): the rows 3 node … 3 node + 2 of v, or Φ_node v for a modal body (3 × c).
+template <class Derived>
+Eigen::Matrix<double, 3, Derived::ColsAtCompileTime> node_rows(const FfrBody& body, const Eigen::MatrixBase<Derived>& v,
+                                                               int node) {
+  if (body.modes) return body.modes->phi.middleRows<3>(3 * node) * v;
+  return v.template middleRows<3>(3 * node);
+}
+
+/// The nodal field (3nn) of deformation coordinates v: v, or Φ v for a modal body.
+Eigen::VectorXd nodal_field(const FfrBody& body, const Eigen::VectorXd& v);
 
 /// H̄_k λ of eq. (20) for one node (3), body frame.
 Vec3 relative_velocity(const FfrBody& body, const Eigen::VectorXd& lambda, int node);
 
-/// (1/m) Σ_l m_l v_l of a nodal field v (3nn), the translational-inertia part of H̄.
+/// (1/m) Σ_l m_l v_l of the nodal field of v, the translational-inertia part of H̄; 0 for a
+/// modal body (every mode has mean 0, modal_basis.hpp eq. 3).
 Vec3 mass_weighted_mean(const FfrBody& body, const Eigen::Ref<const Eigen::VectorXd>& v);
 
 }  // namespace nscd::ffr

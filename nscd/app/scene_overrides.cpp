@@ -84,6 +84,13 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     for (io::Body& body : scene.bodies)
       if (switches(body, model)) body.model = model;
   }
+  if (o.modes) {
+    NSCD_THROW_UNLESS(*o.modes >= 0, "--modes {}: expected a number of modes ≥ 0 (0: the full mesh)", *o.modes);
+    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
+    NSCD_THROW_UNLESS(any_ffr, "--modes {}: {} has no ffr body (add --model ffr)", *o.modes, o.scene.string());
+    scene.ffr.modes = *o.modes;
+  }
 }
 
 }  // namespace nscd::app

@@ -5,7 +5,13 @@
 #include "nscd/step/initial_overlaps.hpp"
 #include "nscd/step/stepper.hpp"
 
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <numbers>
+#include <string>
 #include <map>
 
 namespace nscd::app {
@@ -41,6 +47,26 @@ void print_driven_peaks(const Model& m) {
     if (body.linear_motion) print("velocity", *body.linear_motion, "m");
     if (body.angular_motion) print("angular velocity", *body.angular_motion, "rad");
   }
+}
+
+// how many FFR bodies keep how many elastic modes, and the highest kept frequency
+void print_modal_reduction(const Model& m) {
+  int reduced = 0, fewest = 0, most = 0;
+  double omega = 0;
+  for (const ffr::FfrBody& f : m.ffr_bodies) {
+    if (!f.modes) continue;
+    fewest = reduced == 0 ? f.modes->size() : std::min(fewest, f.modes->size());
+    most = std::max(most, f.modes->size());
+    omega = std::max(omega, std::sqrt(f.modes->omega2.maxCoeff()));
+    ++reduced;
+  }
+  if (reduced == 0) {
+    std::printf(", every body on its full mesh\n");
+    return;
+  }
+  const std::string modes = fewest == most ? std::to_string(most) : fmt::format("{} to {}", fewest, most);
+  std::printf(", %d of %zu bodies reduced to %s elastic modes (highest kept frequency %.4g rad/s, %.4g Hz)\n",
+              reduced, m.ffr_bodies.size(), modes.c_str(), omega, omega / (2 * std::numbers::pi));
 }
 
 }  // namespace
@@ -86,9 +112,11 @@ int validate_command(const std::filesystem::path& scene_file) {
   if (solvers::nlgs_sweeps(m.step.solver) && stopping.min_iterations > 1)
     std::printf(", at least %d sweeps", stopping.min_iterations);
   std::printf("\n");
-  if (!m.ffr_bodies.empty())
-    std::printf("  ffr: rotational fictitious forces %s\n",
+  if (!m.ffr_bodies.empty()) {
+    std::printf("  ffr: rotational fictitious forces %s",
                 m.step.fictitious_forces ? "on" : "off (F_rot = 0, ffr.fictitious_forces)");
+    print_modal_reduction(m);
+  }
   print_loads(m);
   print_driven_peaks(m);
 

@@ -4,6 +4,7 @@
 #include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/io/mesh_file.hpp"
+#include "nscd/io/modal_cache.hpp"
 #include "nscd/io/shape_mesh.hpp"
 #include "nscd/step/penalty_contact.hpp"
 
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <numbers>
+#include <optional>
 #include <string>
 
 namespace nscd::io {
@@ -81,10 +83,10 @@ ffr::Mesh file_mesh(const MeshShape& mesh, const std::string& where) {
   }
 }
 
-// the tetrahedra of a body's rigid shape (shape_mesh.hpp), `shape` centred on `centroid`, in the
-// scene's coordinates; the size from the body, the scene or the shape, and at most kMaxTetrahedra
+// the tetrahedra of a body's rigid shape (shape_mesh.hpp), in the shape's frame; the size from
+// the body, the scene or the shape, and at most kMaxTetrahedra
 ffr::Mesh automatic_mesh(const Scene& scene, const Body& body, const std::string& where,
-                         const contact::Shape& shape, const Vec3& centroid) {
+                         const contact::Shape& shape) {
   const double size = body.mesh_size.value_or(scene.meshing.size.value_or(default_mesh_size(shape)));
   const double count = expected_tetrahedra(shape, size);
   if (count > kMaxTetrahedra) {
@@ -96,18 +98,39 @@ ffr::Mesh automatic_mesh(const Scene& scene, const Body& body, const std::string
                                  source, size, count, body.name, kMaxTetrahedra,
                                  size * std::cbrt(count / kMaxTetrahedra)));
   }
-  ffr::Mesh mesh = *tetrahedral_mesh(shape, size, where);
-  for (Vec3& X : mesh.nodes) X += centroid;
-  return mesh;
+  return *tetrahedral_mesh(shape, size, where);
 }
 
-// the finite-element mesh of a body: a subdivided box, a mesh file, or the tetrahedra of its
-// rigid shape `shape` centred on `centroid`
-ffr::Mesh finite_element_mesh(const Scene& scene, const Body& body, const std::string& where,
-                              const contact::Shape& shape, const Vec3& centroid) {
-  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) return file_mesh(*mesh, where);
-  if (body.elements) return ffr::make_box_mesh(std::get<BoxShape>(body.shape).size, *body.elements);
-  return automatic_mesh(scene, body, where, shape, centroid);
+// the finite-element mesh of a body as built (a subdivided box, a mesh file, or the tetrahedra
+// of its rigid shape `shape` in the shape's frame), and the offset from those coordinates to the
+// scene's (`centroid` for the tetrahedra; none for the others, already in the scene's)
+std::pair<ffr::Mesh, std::optional<Vec3>> finite_element_mesh(const Scene& scene, const Body& body,
+                                                              const std::string& where, const contact::Shape& shape,
+                                                              const Vec3& centroid) {
+  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) return {file_mesh(*mesh, where), std::nullopt};
+  if (body.elements) return {ffr::make_box_mesh(std::get<BoxShape>(body.shape).size, *body.elements), std::nullopt};
+  return {automatic_mesh(scene, body, where, shape), centroid};
+}
+
+// the elastic modes kept by an FFR body (0: all, full FFR): `nscd run --modes`, else the body's
+// "modes", else its material's; and where that number comes from, for messages
+std::pair<int, std::string> elastic_modes(const Scene& scene, const Body& body, const std::string& where) {
+  if (scene.ffr.modes) return {*scene.ffr.modes, fmt::format("--modes {}", *scene.ffr.modes)};
+  if (body.modes) return {*body.modes, where + ".modes"};
+  const auto& modes = scene.materials.at(body.material).modes;
+  return {modes.value_or(0), fmt::format("{}: materials.{}.modes", scene.file.string(), body.material)};
+}
+
+// the modal basis of an FFR body's mesh as built (modal_cache.hpp), or null for a full FFR body
+std::shared_ptr<const ffr::ModalBasis> body_modes(const Scene& scene, const Body& body, const std::string& where,
+                                                  const ffr::Mesh& mesh, const ffr::FfrMaterial& material) {
+  const auto [k, source] = elastic_modes(scene, body, where);
+  if (k == 0) return nullptr;
+  try {
+    return cached_modal_basis(mesh, material.density, material.young, material.poisson, k);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: body \"{}\": {}", source, body.name, e.what()));
+  }
 }
 
 // shape in the body frame, and the centre of mass where the shape's coordinates put it
@@ -220,13 +243,17 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
 const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, const std::string& where,
                                             const contact::Shape& shape, const Vec3& centroid,
                                             nscd::BodyModel& body, Model& m) {
-  ffr::Mesh mesh = finite_element_mesh(scene, in, where, shape, centroid);
+  auto [mesh, offset] = finite_element_mesh(scene, in, where, shape, centroid);
   const Material& material = scene.materials.at(in.material);
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
+  std::shared_ptr<const ffr::ModalBasis> modes;
+  if (body.kind == BodyKind::Ffr) modes = body_modes(scene, in, where, mesh, properties);
+  if (offset)
+    for (Vec3& X : mesh.nodes) X += *offset;
   if (body.kind == BodyKind::Ffr) {
     body.ffr_index = static_cast<int>(m.ffr_bodies.size());
-    m.ffr_bodies.push_back(ffr::make_ffr_body(std::move(mesh), properties, scene.time.step));
+    m.ffr_bodies.push_back(ffr::make_ffr_body(std::move(mesh), properties, scene.time.step, std::move(modes)));
     return m.ffr_bodies.back();
   }
   body.tl_index = static_cast<int>(m.tl_bodies.size());
@@ -428,8 +455,8 @@ State initial_state(const Model& model, const Scene& scene) {
     s.w.push_back(w);
   }
   for (const ffr::FfrBody& f : model.ffr_bodies) {
-    s.psi.push_back(Eigen::VectorXd::Zero(f.ndof()));
-    s.lambda.push_back(Eigen::VectorXd::Zero(f.ndof()));
+    s.psi.push_back(Eigen::VectorXd::Zero(f.ncoordinates()));
+    s.lambda.push_back(Eigen::VectorXd::Zero(f.ncoordinates()));
   }
   // TL and linear bodies: the rigid velocity field v + ω × R(q₀) X, in the body frame
   for (int b = 0; b < model.nb(); ++b) {

@@ -82,14 +82,18 @@ std::vector<double> concatenate(const std::vector<Eigen::VectorXd>& vectors) {
   return out;
 }
 
+// the size of a body's ψ and λ: its deformation coordinates (FFR: nodal or modal), its nodal dofs (TL)
+int coordinates(const ffr::FfrBody& body) { return body.ncoordinates(); }
+int coordinates(const ffr::TlBody& body) { return body.ndof(); }
+
 // the bodies' vectors (ψ or λ of FFR or TL bodies) from their concatenation, sizes from the model
 template <class Body>
 std::vector<Eigen::VectorXd> split(const std::vector<double>& all, const std::vector<Body>& bodies) {
   std::vector<Eigen::VectorXd> out;
   std::size_t offset = 0;
   for (const Body& body : bodies) {
-    out.push_back(Eigen::Map<const Eigen::VectorXd>(all.data() + offset, body.ndof()));
-    offset += static_cast<std::size_t>(body.ndof());
+    out.push_back(Eigen::Map<const Eigen::VectorXd>(all.data() + offset, coordinates(body)));
+    offset += static_cast<std::size_t>(coordinates(body));
   }
   return out;
 }
@@ -97,7 +101,7 @@ std::vector<Eigen::VectorXd> split(const std::vector<double>& all, const std::ve
 template <class Body>
 long total_dofs(const std::vector<Body>& bodies) {
   long n = 0;
-  for (const Body& body : bodies) n += body.ndof();
+  for (const Body& body : bodies) n += coordinates(body);
   return n;
 }
 

@@ -28,12 +28,13 @@ void append_cells(const ffr::Mesh& mesh, int b, const nscd::BodyModel& body, con
 }
 
 // an FFR body's mesh in the current configuration x + O (X + ψ), with velocity
-// v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses
+// v + ω × O (X + ψ) + O λ ([Lozovskiy & Dubois 2016] eq. 8), ψ and cell von Mises stresses; the
+// nodal fields of a modal body's ξ, η
 void append_ffr_body(const Model& m, const State& s, int b, BodyMeshFrame& frame) {
   const nscd::BodyModel& body = m.bodies[b];
   const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
-  const Eigen::VectorXd& psi = s.psi[body.ffr_index];
-  const Eigen::VectorXd& lambda = s.lambda[body.ffr_index];
+  const Eigen::VectorXd psi = ffr::nodal_field(f, s.psi[body.ffr_index]);
+  const Eigen::VectorXd lambda = ffr::nodal_field(f, s.lambda[body.ffr_index]);
   const Mat3 O = s.q[b].toRotationMatrix();
   const int offset = static_cast<int>(frame.points.size());
   for (int k = 0; k < f.nn(); ++k) {
@@ -129,7 +130,8 @@ std::vector<Mat3> cell_stresses(const Model& m, const State& s, int b) {
   const nscd::BodyModel& body = m.bodies[b];
   if (body.kind == BodyKind::Ffr) {
     const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
-    return ffr::centre_stresses(f.mesh, f.material.young, f.material.poisson, s.psi[body.ffr_index]);
+    return ffr::centre_stresses(f.mesh, f.material.young, f.material.poisson,
+                                ffr::nodal_field(f, s.psi[body.ffr_index]));
   }
   NSCD_DEMAND(is_nodal(body.kind));
   const ffr::TlBody& tl = m.tl_bodies[body.tl_index];
@@ -228,7 +230,7 @@ std::vector<ProbeRow> probe_rows(const Model& m, const State& s) {
       const Eigen::VectorXd& psi = s.psi[body.ffr_index];
       for (std::size_t i = 0; i < probe.nodes.size(); ++i) {
         const int k = probe.nodes[i];
-        x += probe.weights[i] * (s.x[probe.body] + s.q[probe.body] * (f.mesh.nodes[k] + psi.segment<3>(3 * k)));
+        x += probe.weights[i] * (s.x[probe.body] + s.q[probe.body] * (f.mesh.nodes[k] + ffr::node_rows(f, psi, k)));
         x0 += probe.weights[i] * (body.x0 + body.q0 * f.mesh.nodes[k]);
       }
       rows.push_back({probe.name, x, x - x0});

@@ -184,6 +184,14 @@ double read_mesh_size(const Value& v, const Body& b) {
   return v.positive();
 }
 
+// the number of elastic modes of a body simulated as ffr (by its model or `nscd run --model`)
+int read_modes(const Value& v, const Body& b) {
+  if (b.model != BodyKind::Ffr && b.model != BodyKind::Rigid)
+    v.fail(fmt::format("\"modes\" applies to ffr bodies (or rigid ones run with --model ffr), found model \"{}\"",
+                       to_string(b.model)));
+  return v.integer_at_least(0);
+}
+
 }  // namespace
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
@@ -194,7 +202,7 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
 
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
-  v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "position", "orientation",
+  v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "modes", "position", "orientation",
                  "velocity", "angular_velocity", "motion"});
   Body b;
   b.name = v.at("name").name();
@@ -221,6 +229,7 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
     b.elements = read_elements(*elements);
   }
   if (const auto mesh_size = v.find("mesh_size")) b.mesh_size = read_mesh_size(*mesh_size, b);
+  if (const auto modes = v.find("modes")) b.modes = read_modes(*modes, b);
 
   // pose
   if (const auto position = v.find("position")) b.position = position->vec3();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <set>
 
 namespace nscd::io {
@@ -151,7 +152,13 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   if (omegas.empty()) return;
   std::vector<std::string> coarse;
   for (const auto& [b, omega] : omegas) {
-    if (per_body)
+    const ffr::FfrBody& fe = *finite_element_body(m, b);
+    if (per_body && fe.modes)
+      out.lines.push_back(fmt::format("\"{}\" ({}, {} modes): highest kept natural frequency ω = {:.3g} rad/s "
+                                      "({:.3g} Hz), h ω = {:.3g}",
+                                      m.bodies[b].name, to_string(m.bodies[b].kind), fe.modes->size(), omega,
+                                      omega / (2 * std::numbers::pi), h * omega));
+    else if (per_body)
       out.lines.push_back(fmt::format("\"{}\" ({}): highest natural frequency ω_max ≈ {:.3g} rad/s, h ω_max = {:.3g}",
                                       m.bodies[b].name, to_string(m.bodies[b].kind), omega, h * omega));
     if (h * omega > kLargeStepOmega) coarse.push_back(m.bodies[b].name);
@@ -179,6 +186,7 @@ std::string name_list(const std::vector<std::string>& names, std::size_t shown) 
 }
 
 double highest_natural_frequency(const ffr::FfrBody& body) {
+  if (body.modes) return std::sqrt(body.modes->omega2.maxCoeff());
   const ffr::SparseMatrix& M = body.mass_matrix;
   const ffr::SparseMatrix& K = body.stiffness;
   Eigen::ConjugateGradient<ffr::SparseMatrix, Eigen::Lower | Eigen::Upper> mass_solver(M);

@@ -33,6 +33,7 @@ SceneChecks check_scene(const Model& m, const Scene& scene, bool per_body);
 /// ω_max [rad/s] of the generalised problem K x = ω² M x of `body`: the Rayleigh quotient after
 /// 30 power iterations on M⁻¹ K (M solved by conjugate gradients; M is well conditioned). It is a
 /// lower bound that reaches the top of the spectrum's highest cluster within a few per cent.
+/// Of a modal body, its highest kept ω_k, exactly.
 double highest_natural_frequency(const ffr::FfrBody& body);
 
 /// `"a", "b", "c", … and k more`: the first `shown` names quoted, then the count of the others.

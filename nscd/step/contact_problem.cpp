@@ -86,14 +86,16 @@ Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& w
       case BodyKind::Ffr: {
         const FfrStepData& data = ws.ffr[body.ffr_index];
         const Mat3& O = at_end ? data.rotation.O : data.O_i;
-        u += at_end ? deformable_velocity(sides[side], O.transpose() * sigma_C, data.lambda_free, data.mean_lambda_free)
-                    : deformable_velocity(sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
+        const ffr::FfrBody& fe = m.ffr_bodies[body.ffr_index];
+        u += at_end ? deformable_velocity(fe, sides[side], O.transpose() * sigma_C, data.lambda_free,
+                                          data.mean_lambda_free)
+                    : deformable_velocity(fe, sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
                                           data.mean_lambda_i);
         break;
       }
       case BodyKind::Tl:
       case BodyKind::Linear:
-        u += deformable_velocity(sides[side], tl_orientation(m, b, sigma_C),
+        u += deformable_velocity(m.tl_bodies[body.tl_index].fe, sides[side], tl_orientation(m, b, sigma_C),
                                  at_end ? ws.tl[body.tl_index].lambda_free : s.tl_lambda[body.tl_index], Vec3::Zero());
         break;
       case BodyKind::Rigid:

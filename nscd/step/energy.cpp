@@ -7,12 +7,13 @@ namespace nscd {
 namespace {
 
 // ½ uᵀ M u of FFR body b, u_k = Oᵀ v + Oᵀ ω × (X_k + ψ_k) + λ_k its nodal velocities in the body
-// frame (eq. 8)
+// frame (eq. 8); of a modal body, by the inertia invariants of ffr/modal_basis.hpp eq. (4)
 double ffr_kinetic_energy(const Model& m, const State& s, int b) {
   const int i = m.bodies[b].ffr_index;
   const ffr::FfrBody& f = m.ffr_bodies[i];
   const Mat3 O_T = s.q[b].toRotationMatrix().transpose();
   const Vec3 v_B = O_T * s.v[b], w_B = O_T * s.w[b];
+  if (f.modes) return ffr::modal_kinetic_energy(*f.modes, f.mass, f.inertia_B, v_B, w_B, s.psi[i], s.lambda[i]);
   Eigen::VectorXd u(f.ndof());
   for (int k = 0; k < f.nn(); ++k)
     u.segment<3>(3 * k) =

@@ -48,10 +48,16 @@ MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int con
                                       const MeshSide& material_point, std::vector<FfrStepData>& ffr) {
   const int d = m.bodies[side == 0 ? c.a : c.b].ffr_index;
   const ffr::FfrBody& body = m.ffr_bodies[d];
-  MeshPoint point = mesh_point_base(c, contact, side, material_point, body.ndof(), ffr[d].node_responses,
+  MeshPoint point = mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
                                                 [&body](int k) { return ffr::node_response(body, k); });
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
+  if (body.modes) {
+    point.rows_t = ffr::MatrixX3::Zero(body.ncoordinates(), 3);
+    for (int i = 0; i < 3; ++i)
+      if (material_point.nodes[i] >= 0)
+        point.rows_t += material_point.weights[i] * body.modes->phi.middleRows<3>(3 * material_point.nodes[i]).transpose();
+  }
   orient_ffr_point(ffr, point);
   return point;
 }
@@ -84,16 +90,20 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
   return iterations;
 }
 
-Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda) {
   Vec3 v = -mean_lambda;
   for (int i = 0; i < 3; ++i)
-    if (side.nodes[i] >= 0) v += side.weights[i] * lambda.segment<3>(3 * side.nodes[i]);
+    if (side.nodes[i] >= 0) v += side.weights[i] * ffr::node_rows(fe, lambda, side.nodes[i]);
   return OtC.transpose() * v;
 }
 
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
+  if (p.rows_t.size() > 0) {  // a modal body: 9 dot products of length k
+    G.noalias() += p.rows_t.transpose().lazyProduct(q.Z);
+    return p.OtC.transpose() * G * q.OtC;
+  }
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
   return p.OtC.transpose() * G * q.OtC;

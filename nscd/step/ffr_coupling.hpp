@@ -7,11 +7,15 @@
 ///    known in advance A₊⁻¹ (A₋ λ_i − h K ψ_i), and the free rotation (no impulses);
 ///  - the Rotator: for given impulses r, the fixed point of eqs. (16), (24) on every FFR body,
 ///    then λ_free (eq. 19 without impulses, fictitious forces at the new ω_{i+1}, O_{i+1});
-///  - the deformable side of a contact α: its response Z_α = A₊⁻¹ H̄_αᵀ (3nn × 3, the sum of
-///    the node responses of its nodes, cached per node over the run), the rotation
+///  - the deformable side of a contact α: its response Z_α = A₊⁻¹ H̄_αᵀ (ncoordinates × 3, the
+///    sum of the node responses of its nodes, cached per node over the run), the rotation
 ///    σ O_{i+1}ᵀ C_α, its relative velocity σ C_αᵀ O H̄_α λ, and the blocks of W of
 ///    contact_jacobian.hpp eq. (6): (σ Oᵀ C_α)ᵀ (H̄_α Z_β) (σ Oᵀ C_β);
 ///  - at the end: λ_{i+1} = λ_free + Σ_α Z_α σ O_{i+1}ᵀ C_α r_α, and the trapezoidal rule.
+///
+/// All of it works on the body's deformation coordinates (ffr_body.hpp): nodal, or the modal ξ, η
+/// of a modal body, whose H̄_α is Σ w_i Φ_{k_i} (eq. R2): node_rows gives a node's rows of the
+/// coordinates, and a modal point keeps its H̄_αᵀ (k × 3) for the W blocks.
 ///
 /// References: [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58, eqs. (15)–(27), Algorithm 1.
 
@@ -50,24 +54,26 @@ struct MeshPoint {
   MeshSide side;
   Mat3 sigma_C = Mat3::Identity();  // σ C_α: σ = +1 on body b, −1 on body a
   ffr::MatrixX3 Z;          // A₊⁻¹ H̄_αᵀ
+  ffr::MatrixX3 rows_t;     // a modal body's H̄_αᵀ = Σ w_i Φ_{k_i}ᵀ (k × 3); empty on nodal bodies
   Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
 };
 
 /// What the deformable point of side `side` (0: body a, 1: body b) of active contact `contact`
-/// has on every deformable body: contact, body, side, σ C_α, and Z = Σ_i w_i Z_{k_i} over the nodes
-/// k_i and weights w_i of the material point, where Z_k = responses[k] (ndof × 3) is computed by
-/// response(k) when still empty. The body's indices among the FFR or TL bodies are left to the caller.
+/// has on every deformable body: contact, body, side, σ C_α, and Z = Σ_i w_i Z_{k_i} over the
+/// nodes k_i and weights w_i of the material point, where Z_k = responses[k] (fe.ncoordinates() × 3,
+/// fe the body's finite-element constants) is computed by response(k) when still empty. The
+/// body's indices among the FFR or TL bodies, and a modal body's rows, are left to the caller.
 template <class Response>
 MeshPoint mesh_point_base(const contact::ContactPoint& c, int contact, int side,
-                                      const MeshSide& material_point, int ndof,
+                                      const MeshSide& material_point, const ffr::FfrBody& fe,
                                       std::vector<ffr::MatrixX3>& responses, Response&& response) {
   MeshPoint point;
   point.contact = contact;
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;
   point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-  point.Z = ffr::MatrixX3::Zero(ndof, 3);
+  point.Z = ffr::MatrixX3::Zero(fe.ncoordinates(), 3);
   for (int i = 0; i < 3; ++i) {
     const int k = material_point.nodes[i];
     if (k < 0 || material_point.weights[i] == 0.0) continue;
@@ -95,12 +101,13 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
 
 /// σ C_αᵀ O H̄_α λ = OtCᵀ H̄_α λ: the deformation's part of the relative velocity at the material
-/// point `side` for nodal velocities lambda, their mass-weighted mean (eq. 20) and the rotation
-/// OtC = σ Oᵀ C_α.
-Vec3 deformable_velocity(const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
+/// point `side` of a body with finite-element constants fe, for deformation velocities lambda,
+/// their mass-weighted mean (eq. 20) and the rotation OtC = σ Oᵀ C_α.
+Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
-/// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body.
+/// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body: OtC_pᵀ (H̄_p Z_q) OtC_q,
+/// H̄_p Z_q = p.rows_tᵀ Z_q on a modal body.
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.

@@ -157,6 +157,10 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
                     std::vector<Vec3>& out) {
   out.resize(body.nn());
   const Mat3 O = q.toRotationMatrix();
+  if (body.modes) {  // Φ_k ξ at the boundary nodes only, which detection uses
+    for (const int k : body.surface.nodes) out[k] = x + O * (body.mesh.nodes[k] + ffr::node_rows(body, psi, k));
+    return;
+  }
   for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
 }
 

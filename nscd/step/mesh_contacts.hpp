@@ -46,11 +46,14 @@ struct MeshContact {
 
 using MeshContacts = std::vector<MeshContact>;
 
-/// World positions x + O (X_k + ψ_k) of an FFR body's nodes.
+/// World positions x + O (X_k + ψ_k) of an FFR body's nodes, ψ_k = node_rows(body, ψ, k)
+/// (ffr_body.hpp); of a modal body, of its boundary nodes only (out has nn entries, the others
+/// unset), so that detection costs no O(nn k) expansion of ψ = Φ ξ.
 void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
                     std::vector<Vec3>& out);
 
-/// World positions of the nodes of FE body b: x + O (X + ψ) (FFR), x₀ + R(q₀) (X + ψ) (TL, linear).
+/// World positions of the nodes of FE body b: x + O (X + ψ) (FFR; a modal body's boundary nodes
+/// only), x₀ + R(q₀) (X + ψ) (TL, linear).
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out);
 
 /// Every node-to-surface contact with gap ≤ alert_distance [m] between an FE body and any

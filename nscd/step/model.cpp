@@ -23,7 +23,7 @@ long unknowns(const Model& m, int b) {
     case BodyKind::Rigid:
       return 6;
     case BodyKind::Ffr:
-      return 6 + finite_element_body(m, b)->ndof();
+      return 6 + finite_element_body(m, b)->ncoordinates();
     case BodyKind::Tl:
     case BodyKind::Linear:
       return finite_element_body(m, b)->ndof();

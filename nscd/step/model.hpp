@@ -106,7 +106,7 @@ struct Model;
 /// Model::tl_bodies[tl_index].fe for a TL or linear body, null for the other kinds.
 const ffr::FfrBody* finite_element_body(const Model& m, int b);
 
-/// The number of unknowns of body b: 6 (rigid), 6 + 3 × nodes (FFR), 3 × nodes (TL, linear),
+/// The number of unknowns of body b: 6 (rigid), 6 + 3 × nodes or 6 + modes (FFR), 3 × nodes (TL, linear),
 /// 0 (fixed, driven).
 long unknowns(const Model& m, int b);
 

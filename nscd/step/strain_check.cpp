@@ -25,9 +25,11 @@ BodyStrain largest_small_strain(const Model& m, const State& s) {
     const BodyModel& body = m.bodies[b];
     double strain = 0;
     switch (body.kind) {
-      case BodyKind::Ffr:
-        strain = largest_principal_strain(m.ffr_bodies[body.ffr_index].mesh, s.psi[body.ffr_index]);
+      case BodyKind::Ffr: {
+        const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
+        strain = largest_principal_strain(f.mesh, ffr::nodal_field(f, s.psi[body.ffr_index]));
         break;
+      }
       case BodyKind::Linear:
         strain = largest_principal_strain(m.tl_bodies[body.tl_index].fe.mesh, s.tl_psi[body.tl_index]);
         break;

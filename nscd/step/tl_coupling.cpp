@@ -58,7 +58,7 @@ MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int cont
     return Z_k;
   };
   MeshPoint point =
-      mesh_point_base(c, contact, side, material_point, body.ndof(), data.node_responses, response);
+      mesh_point_base(c, contact, side, material_point, body.fe, data.node_responses, response);
   point.tl_index = n;
   point.OtC = tl_orientation(m, point.body, point.sigma_C);
   return point;

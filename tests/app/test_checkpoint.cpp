@@ -69,6 +69,12 @@ TEST(Checkpoint, FfrBlocksRestartedMidRunEqualTheUninterruptedRun) {
                                       "ffr_three_blocks.pvd");
 }
 
+TEST(Checkpoint, ModalFfrBlocksRestartedMidRunEqualTheUninterruptedRun) {
+  // the same blocks with 12 elastic modes each (modal ξ, η in the state), restarted from step 100
+  expect_restart_equals_uninterrupted("modal", "scenes/ffr_three_blocks.json", "0.02", "0.005", 100,
+                                      "ffr_three_blocks.pvd", " --modes 12");
+}
+
 TEST(Checkpoint, TlBlocksRestartedMidRunEqualTheUninterruptedRun) {
   // the same blocks as Total Lagrangian bodies (absolute nodal state), 20 steps, restarted at 10
   expect_restart_equals_uninterrupted("tl", "scenes/ffr_three_blocks.json", "0.002", "0.001", 10,

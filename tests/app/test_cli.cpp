@@ -417,6 +417,45 @@ TEST(Cli, MeshSizesGivingTooManyTetrahedraExitWithCode2) {
   EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
 }
 
+// the modal reduction's number of modes (issue 17): --modes, the body's and the material's
+// "modes"; a bad one exits with code 2 naming where it comes from
+TEST(Cli, ModesBeyondTheMeshOrWithoutFfrBodiesExitWithCode2) {
+  const fs::path dir = fresh_dir("modes");
+  const std::string plain = ffr_block_scene("1e9", "0.01");
+  const auto with = [&plain](const std::string& body_modes, const std::string& material_modes) {
+    std::string json = plain;
+    const std::string elements = R"("elements": [2, 2, 2])", poisson = R"("poisson": 0.2)";
+    json.insert(json.find(elements) + elements.size(), body_modes);
+    json.insert(json.find(poisson) + poisson.size(), material_modes);
+    return json;
+  };
+  const auto expect_error = [&](const std::string& json, const std::string& options, const std::string& message) {
+    const Result r = run_nscd("run " + write_scene(dir, json).string() + options + " --out " + (dir / "out").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
+  };
+  // the 2 × 2 × 2 block has 27 nodes: at most 81 − 7 = 74 modes
+  expect_error(plain, " --modes 75",
+               "--modes 75: body \"block\": 75 modes for a mesh of 27 nodes; expected 1 to 74 (3 × nodes − 7)");
+  expect_error(plain, " --modes -1", "--modes -1: expected a number of modes ≥ 0");
+  expect_error(plain, " --model rigid --modes 6", " has no ffr body (add --model ffr)");
+  expect_error(with(R"(, "modes": 80)", ""), "",
+               "bodies[1].modes: body \"block\": 80 modes for a mesh of 27 nodes; expected 1 to 74");
+  expect_error(with("", R"(, "modes": 100)"), "",
+               ": materials.stone.modes: body \"block\": 100 modes for a mesh of 27 nodes");
+  // the body's number wins over the material's; validate names the modes kept
+  const fs::path good = write_scene(dir, with(R"(, "modes": 6)", R"(, "modes": 100)"));
+  const Result validated = run_nscd("validate " + good.string());
+  ASSERT_EQ(validated.exit_code, 0) << validated.output;
+  EXPECT_NE(validated.output.find("1 of 1 bodies reduced to 6 elastic modes (highest kept frequency"),
+            std::string::npos)
+      << validated.output;
+  EXPECT_NE(validated.output.find("\"block\" (ffr, 6 modes): highest kept natural frequency"), std::string::npos)
+      << validated.output;
+  EXPECT_EQ(run_nscd("run " + good.string() + " --quiet --out " + (dir / "out").string()).exit_code, 0);
+}
+
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning
 TEST(Cli, DefaultSceneRunsClean) {
   const fs::path dir = fresh_dir("default_scene");

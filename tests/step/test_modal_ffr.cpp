@@ -1,0 +1,134 @@
+// FFR bodies reduced to k free–free elastic modes (ffr/modal_basis.hpp, issue 17 item 2): the
+// rotating cuboid of [Lozovskiy & Dubois 2016] §4.1 approaches full FFR as modes are added, the
+// three blocks of §4.2 approach the Total Lagrangian reference (slow), and identical bodies share
+// one modal analysis.
+
+#include "nscd/io/modal_cache.hpp"
+#include "nscd/io/output_frames.hpp"
+#include "scene_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+namespace nscd {
+namespace {
+
+// §4.1: the cuboid 1 × 1 × 2 (4 × 4 × 8 hexahedra) launched with v_C = (1, 0, 0), ω = (0, 4π, 0)
+// for a quarter turn; the displacement of the probe at the top face's centre at every step
+std::vector<Vec3> cuboid_probe(int modes) {
+  constexpr double kOmega = 4 * std::numbers::pi;
+  io::Scene scene = test::stone_scene(1e-4, 0.125, 0.0);
+  scene.gravity = Vec3::Zero();
+  io::Body& body = test::add_box(scene, "cuboid", BodyKind::Ffr, Vec3(1, 1, 2), Vec3::Zero());
+  body.elements = {4, 4, 8};
+  body.velocity = Vec3(1, 0, 0);
+  body.angular_velocity = Vec3(0, kOmega, 0);
+  if (modes > 0) body.modes = modes;
+  scene.probes.push_back({"top", "cuboid", Vec3(0, 0, 1), std::nullopt});
+  test::Simulation sim(scene);
+  std::vector<Vec3> u;
+  for (long n = 0; n < sim.model.n_steps; ++n) {
+    EXPECT_EQ(sim.advance().status, StepStatus::Ok);
+    u.push_back(io::probe_rows(sim.model, sim.state)[0].u);
+  }
+  return u;
+}
+
+double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, (a[i] - b[i]).norm());
+  return worst;
+}
+
+TEST(ModalFfr, RotatingCuboidApproachesFullFfrAsModesAreAdded) {
+  const std::vector<Vec3> full = cuboid_probe(0);
+  // the probe's deformation in full FFR is the centrifugal stretch, ρ ω² L² / E ≈ 1e-5 m (measured:
+  // 1 mode 7.7e-6 m from full FFR, 6 modes 4.9e-7, 24 modes the same, 96 modes 4.6e-8)
+  std::vector<double> differences;
+  for (const int k : {1, 6, 24, 96}) differences.push_back(largest_difference(cuboid_probe(k), full));
+  // modes 7 to 24 take no share of the spin's load (by the cuboid's symmetry; measured equal): ≤
+  for (std::size_t i = 1; i < differences.size(); ++i) EXPECT_LE(differences[i], differences[i - 1]) << i;
+  EXPECT_LT(differences.back(), 0.2 * differences[1]);
+  EXPECT_LT(differences.front(), 1e-5);  // one mode already holds most of the axial stretch
+  // the issue's 1e-6 m with the 6 lowest modes, the ones the spin excites among them
+  EXPECT_LT(differences[1], 1e-6);
+}
+
+// §4.2, scenes/ffr_three_blocks.json up to t = 1.0 s, before the chaotic rocking: u_x of the probe
+// upper_top_face at the output times 0, 0.01, …, 1.0 s, with k modes per block (0: full FFR)
+std::vector<double> three_blocks_probe(int modes) {
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
+  scene.time.duration = 1.0;
+  scene.ffr.modes = modes;
+  test::Simulation sim(scene);
+  std::vector<double> u{io::probe_rows(sim.model, sim.state)[0].u.x()};
+  for (long n = 1; n <= sim.model.n_steps; ++n) {
+    EXPECT_EQ(sim.advance().status, StepStatus::Ok);
+    if (n % sim.model.output_every == 0) u.push_back(io::probe_rows(sim.model, sim.state)[0].u.x());
+  }
+  return u;
+}
+
+// the same u_x of the TL run stored in tests/data (its README says how it was made)
+std::vector<double> three_blocks_tl_probe() {
+  std::ifstream in(std::filesystem::path(NSCD_SOURCE_DIR) / "tests/data/ffr_three_blocks_tl_upper_top_face.csv");
+  std::string line;
+  std::getline(in, line);  // header time,u_x
+  std::vector<double> u;
+  while (std::getline(in, line)) u.push_back(std::stod(line.substr(line.find(',') + 1)));
+  return u;
+}
+
+// ‖u − u_ref‖ / ‖u_ref‖ over the output times (docs/validation.md)
+double relative_difference(const std::vector<double>& u, const std::vector<double>& ref) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) diff += (u[i] - ref[i]) * (u[i] - ref[i]), norm += ref[i] * ref[i];
+  return std::sqrt(diff / norm);
+}
+
+TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
+  const std::vector<double> tl = three_blocks_tl_probe();
+  ASSERT_EQ(tl.size(), 101u);
+  std::vector<double> differences;  // to TL, of full FFR and of 48 and 12 modes per block
+  for (const int k : {0, 48, 12}) {
+    const std::vector<double> u = three_blocks_probe(k);
+    ASSERT_EQ(u.size(), tl.size());
+    differences.push_back(relative_difference(u, tl));
+  }
+  // measured: full FFR 0.27 % (validation.md), 48 modes 0.44 %, 12 modes 2.8 % (performance.md,
+  // "FFR with modal reduction"): 12 modes miss the local deformation at the rocking edges, so the
+  // issue's "within the full FFR's" holds from 48 modes on. Bounds: the measured values and a
+  // margin for the solver tolerance 1e-5, whose changes move u_x by up to 0.9 % (validation.md)
+  // but move full and modal runs alike here
+  EXPECT_LT(differences[0], 0.004);
+  EXPECT_LT(differences[1], 0.006);
+  EXPECT_LT(differences[2], 0.035);
+  EXPECT_GT(differences[2], differences[1]);
+}
+
+TEST(ModalFfr, OneThousandIdenticalBricksShareOneModalAnalysis) {
+  io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
+  scene.materials["stone"].young = 20.5e9;  // a material no other test uses: the cache's first miss is here
+  scene.materials["stone"].modes = 6;
+  for (int i = 0; i < 1000; ++i) {
+    io::Body& brick = test::add_box(scene, "brick" + std::to_string(i), BodyKind::Ffr, Vec3(0.4, 0.2, 0.1),
+                                    Vec3(0.5 * (i % 40), 0.3 * (i / 40), 0.05));
+    brick.elements = {2, 1, 1};
+  }
+  const std::size_t before = io::modal_analyses();
+  const Model m = io::build_model(scene);
+  EXPECT_EQ(io::modal_analyses(), before + 1);
+  for (const ffr::FfrBody& f : m.ffr_bodies) {
+    EXPECT_EQ(f.modes, m.ffr_bodies.front().modes);
+    EXPECT_EQ(f.ncoordinates(), 6);
+  }
+}
+
+}  // namespace
+}  // namespace nscd
