@@ -1,7 +1,7 @@
 #include "nscd/io/modal_cache.hpp"
 
-#include <map>
-#include <mutex>
+#include "nscd/io/process_cache.hpp"
+
 #include <tuple>
 #include <vector>
 
@@ -21,14 +21,8 @@ struct BasisKey {
   }
 };
 
-struct Cache {
-  std::mutex mutex;
-  std::map<BasisKey, std::shared_ptr<const ffr::ModalBasis>> bases;
-  std::size_t misses = 0;
-};
-
-Cache& cache() {
-  static Cache c;
+detail::ProcessCache<BasisKey, ffr::ModalBasis>& cache() {
+  static detail::ProcessCache<BasisKey, ffr::ModalBasis> c;
   return c;
 }
 
@@ -39,21 +33,9 @@ std::shared_ptr<const ffr::ModalBasis> cached_modal_basis(const ffr::Mesh& mesh,
   BasisKey key{static_cast<int>(mesh.type), mesh.cells, {}, density, young, poisson, k};
   key.nodes.reserve(3 * mesh.nodes.size());
   for (const Vec3& X : mesh.nodes) key.nodes.insert(key.nodes.end(), {X.x(), X.y(), X.z()});
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  std::shared_ptr<const ffr::ModalBasis>& basis = c.bases[key];
-  if (basis == nullptr) {
-    auto computed = std::make_shared<const ffr::ModalBasis>(ffr::modal_basis(mesh, density, young, poisson, k));
-    ++c.misses;
-    basis = std::move(computed);
-  }
-  return basis;
+  return cache().get(key, [&] { return ffr::modal_basis(mesh, density, young, poisson, k); });
 }
 
-std::size_t modal_analyses() {
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  return c.misses;
-}
+std::size_t modal_analyses() { return cache().misses(); }
 
 }  // namespace nscd::io

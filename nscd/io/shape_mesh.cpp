@@ -3,6 +3,7 @@
 #include "contact/mass_properties.hpp"
 #include "nscd/core/error.hpp"
 #include "nscd/io/gmsh_model.hpp"
+#include "nscd/io/process_cache.hpp"
 
 #include <gmsh.h>
 
@@ -13,7 +14,6 @@
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -105,14 +105,8 @@ ffr::Mesh mesh_with_gmsh(const contact::Shape& shape, double size, const std::st
   return detail::compact(std::move(raw), name);
 }
 
-struct Cache {
-  std::mutex mutex;
-  std::map<MeshKey, std::shared_ptr<const ffr::Mesh>> meshes;
-  std::size_t misses = 0;
-};
-
-Cache& cache() {
-  static Cache c;
+detail::ProcessCache<MeshKey, ffr::Mesh>& cache() {
+  static detail::ProcessCache<MeshKey, ffr::Mesh> c;
   return c;
 }
 
@@ -136,20 +130,9 @@ double expected_tetrahedra(const contact::Shape& shape, double size) {
 }
 
 std::shared_ptr<const ffr::Mesh> tetrahedral_mesh(const contact::Shape& shape, double size, const std::string& where) {
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  std::shared_ptr<const ffr::Mesh>& mesh = c.meshes[key_of(shape, size)];
-  if (mesh == nullptr) {
-    ++c.misses;
-    mesh = std::make_shared<const ffr::Mesh>(mesh_with_gmsh(shape, size, where));
-  }
-  return mesh;
+  return cache().get(key_of(shape, size), [&] { return mesh_with_gmsh(shape, size, where); });
 }
 
-std::size_t shapes_meshed() {
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  return c.misses;
-}
+std::size_t shapes_meshed() { return cache().misses(); }
 
 }  // namespace nscd::io
