@@ -8,12 +8,15 @@ from .scene import Scene
 
 
 class Simulation(_core.Simulation):
-    """Simulation(scene, threads=None, model=None, solver=None, output=None, overwrite=False, restart=None)
+    """Simulation(scene, threads=None, model=None, modes=None, solver=None, output=None, overwrite=False,
+                  restart=None)
 
     scene      a Scene, a dict with the schema of a scene file, or the path of a scene file
     threads    worker threads of this simulation (None: all cores); results do not depend on it
     model      "ffr", "tl", "linear" or "rigid": every ffr, tl and linear body switched to it,
                as `nscd run --model`
+    modes      the K lowest elastic modes kept by every ffr body (0: the full mesh), replacing the
+               bodies' and materials' "modes", as `nscd run --modes`
     solver     the contact solver, overriding solver.type, as `nscd run --solver`
     output     a directory: write the files of `nscd run` there (docs/output.md), from the start
                or, with restart, continuing the restarted run's output
@@ -25,7 +28,8 @@ class Simulation(_core.Simulation):
     to keep one. contacts, last_step, mesh() and energies are new objects (copies).
     """
 
-    def __init__(self, scene, threads=None, model=None, solver=None, output=None, overwrite=False, restart=None):
+    def __init__(self, scene, threads=None, model=None, modes=None, solver=None, output=None, overwrite=False,
+                 restart=None):
         if isinstance(scene, (str, os.PathLike)):
             scene = Scene.load(scene, validate=False)  # built once, below
         elif isinstance(scene, dict):
@@ -33,7 +37,7 @@ class Simulation(_core.Simulation):
         elif not isinstance(scene, Scene):
             raise TypeError(f"scene: expected a Scene, a dict or a path, found {type(scene).__name__}")
         self.scene = scene
-        super().__init__(scene.text(), scene.path, scene.sha256(), threads, model, solver)
+        super().__init__(scene.text(), scene.path, scene.sha256(), threads, model, modes, solver)
         if restart is not None:
             self.restore(os.fspath(restart))
         if output is not None:

@@ -5,6 +5,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
 
 namespace nscd::python {
@@ -42,11 +43,23 @@ const nscd::BodyModel& fe_body_named(const Model& m, const std::string& name) {
   return b;
 }
 
-// the nodal displacements (or velocities) of a finite-element body, in its body frame
+// a body's nodal vector (3 n) as a new (n, 3) array
+py::array nodal_copy(const Eigen::VectorXd& x) {
+  py::array_t<double> a({static_cast<py::ssize_t>(x.size() / 3), py::ssize_t{3}});
+  std::copy(x.data(), x.data() + x.size(), a.mutable_data());
+  return a;
+}
+
+// the nodal displacements (or velocities) of a finite-element body, in its body frame: views
+// of the state, but for a modal ffr body, whose state holds modal coordinates ξ (η), Φ ξ (Φ η)
 py::array nodal(const Simulation& sim, const std::string& name, bool velocities, py::handle owner) {
   const nscd::BodyModel& b = fe_body_named(sim.model(), name);
   const State& s = sim.state();
-  if (b.kind == BodyKind::Ffr) return nodal_view(velocities ? s.lambda[b.ffr_index] : s.psi[b.ffr_index], owner);
+  if (b.kind == BodyKind::Ffr) {
+    const ffr::FfrBody& body = sim.model().ffr_bodies[b.ffr_index];
+    const Eigen::VectorXd& v = velocities ? s.lambda[b.ffr_index] : s.psi[b.ffr_index];
+    return body.modes ? nodal_copy(ffr::nodal_field(body, v)) : nodal_view(v, owner);
+  }
   return nodal_view(velocities ? s.tl_lambda[b.tl_index] : s.tl_psi[b.tl_index], owner);
 }
 
@@ -117,10 +130,12 @@ void bind_arrays(SimulationClass& c) {
   }, "(nb, 3) angular velocities, world frame [rad/s]: a read-only view, valid until the next step.");
   c.def("nodal_displacements", [](py::object self, const std::string& body) {
     return nodal(self.cast<const Simulation&>(), body, false, self);
-  }, py::arg("body"), "(n, 3) nodal displacements of an ffr, tl or linear body, body frame [m]: a read-only view.");
+  }, py::arg("body"), "(n, 3) nodal displacements of an ffr, tl or linear body, body frame [m]: a read-only view "
+                         "(a copy for a modal ffr body).");
   c.def("nodal_velocities", [](py::object self, const std::string& body) {
     return nodal(self.cast<const Simulation&>(), body, true, self);
-  }, py::arg("body"), "(n, 3) nodal velocities of an ffr, tl or linear body, body frame [m/s]: a read-only view.");
+  }, py::arg("body"), "(n, 3) nodal velocities of an ffr, tl or linear body, body frame [m/s]: a read-only view "
+                         "(a copy for a modal ffr body).");
   c.def("cell_stresses", &cell_stresses, py::arg("body"),
         "(cells, 3, 3) stress tensors at the centres of the cells of an ffr, tl or linear body, body frame "
         "[Pa], cells in the order of mesh()'s: a copy.");

@@ -22,6 +22,7 @@ io::Scene read_overridden_scene(const SimulationOptions& o) {
   app::RunOptions run;
   run.scene = o.file;
   run.model = o.model;
+  run.modes = o.modes;
   run.solver = o.solver;
   app::apply_overrides(run, scene);
   return scene;

@@ -28,6 +28,7 @@ struct SimulationOptions {
   std::string sha256;          // of the text, recorded in checkpoints and run.json
   std::optional<int> threads;  // worker threads; unset: all cores
   std::optional<std::string> model, solver;  // as `nscd run --model, --solver`
+  std::optional<int> modes;                  // as `nscd run --modes`
 };
 
 class Simulation {

@@ -8,9 +8,9 @@ namespace {
 
 std::unique_ptr<Simulation> make_simulation(std::string text, std::filesystem::path file, std::string sha256,
                                             std::optional<int> threads, std::optional<std::string> model,
-                                            std::optional<std::string> solver) {
-  SimulationOptions o{std::move(text), std::move(file), std::move(sha256),
-                      threads, std::move(model), std::move(solver)};
+                                            std::optional<int> modes, std::optional<std::string> solver) {
+  SimulationOptions o{std::move(text), std::move(file), std::move(sha256), threads, std::move(model),
+                      std::move(solver), modes};
   py::gil_scoped_release release;  // building large scenes (meshes, factorisations) takes a while
   return std::make_unique<Simulation>(std::move(o));
 }
@@ -20,7 +20,7 @@ std::unique_ptr<Simulation> make_simulation(std::string text, std::filesystem::p
 SimulationClass bind_simulation(py::module_& m) {
   SimulationClass c(m, "Simulation", "The compiled simulation; nscd.Simulation wraps it (docs/python.md).");
   c.def(py::init(&make_simulation), py::arg("text"), py::arg("file"), py::arg("sha256"), py::arg("threads"),
-        py::arg("model"), py::arg("solver"));
+        py::arg("model"), py::arg("modes"), py::arg("solver"));
   c.def("step", [](Simulation& s) {
     py::gil_scoped_release release;
     s.step();
