@@ -15,9 +15,9 @@
 namespace nscd {
 namespace {
 
-// the position projection stops when no sweep changes a gap by more than this fraction of the
-// activation gap δ (10⁻⁹ of the smallest body diameter), or after this many sweeps
-constexpr double kProjectionToleranceFraction = 1e-3;
+// the position projection stops when no sweep changes a gap by more than the activation gap δ
+// (10⁻⁶ of the smallest body diameter), or after this many sweeps: an overlap below δ leaves the
+// contact active, so that the next step sees it as touching and its velocity law holds it there
 constexpr int kProjectionMaxSweeps = 200;
 
 // prescribed velocities of a non-movable body at time t
@@ -148,8 +148,7 @@ void project_positions(const Model& m, StepWorkspace& ws) {
   // eqs. (2)–(4), Δ[x; φ] per body into dq
   std::vector<Vec6>& dq = ws.projection_moves;
   ws.projection = project_gaps(ws.contacts.active.jacobians(), ws.contacts.problem.W, m.nb(), ws.gap_end,
-                               ws.projected_rows, kProjectionToleranceFraction * m.step.activation_gap,
-                               kProjectionMaxSweeps, ws.P, dq);
+                               ws.projected_rows, m.step.activation_gap, kProjectionMaxSweeps, ws.P, dq);
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Rigid) continue;
     ws.next_x[b] += dq[b].head<3>();

@@ -122,16 +122,17 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
     energy = next;
   }
   // no external work but gravity's, which E_pot accounts: E_kin + E_pot must not increase beyond
-  // what the two stopping tests leave. The projection meets each gap to ε = 10⁻⁹ of the smallest
-  // diameter (9e-11 m), so a grain's height is off by at most 6 layers × ε and E_pot by
-  // Σ m g 6 ε ≈ 216 × 1.4 kg × 9.81 × 5.4e-10 m ≈ 1.6e-6 J. Measured: 8e-13 J (round-off) while
-  // the grains move, 4.5e-7 J once at rest, where the projection's residual is all that moves
-  // them (with a solver tolerance of 1e-4 its residual alone gives 1.5e-5 J, with or without the
-  // projection, hence 1e-6 here)
+  // what the two stopping tests leave. The projection stops when a sweep changes no gap by more
+  // than ε = 10⁻⁶ of the smallest diameter (9e-8 m); its residual, which falls tenfold in about a
+  // hundred sweeps here, is a fraction of that, and of either sign from grain to grain. Measured:
+  // 8e-13 J (round-off) while the grains move, 5.2e-7 J once at rest, where the projection's
+  // residual is all that moves them (with a solver tolerance of 1e-4 its residual alone gives
+  // 1.5e-5 J, with or without the projection, hence 1e-6 here); a residual of ε in the same sense
+  // at every one of the 6 layers would give Σ m g 6 ε ≈ 216 × 1.4 kg × 9.81 × 5.4e-7 m ≈ 1.6e-3 J
   EXPECT_LE(worst_growth, 2e-6);
-  // at rest after 2.5 s (measured 1.8e-4 J: a grain may keep spinning about its contact normal,
+  // at rest after 2.5 s (measured 3.3e-7 J; a grain may keep spinning about its contact normal,
   // as point contacts exert no torque about it): the bound on overlaps, 1e-3 of the
-  // smallest diameter (measured 5e-11 m)
+  // smallest diameter (measured 4e-9 m)
   EXPECT_LT(kinetic_energy(sim.model, sim.state), 1e-3);
   EXPECT_LE(deepest_overlap(sim), 1e-3 * smallest_diameter);
 }
