@@ -259,7 +259,8 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
                                     material.damping_stiffness};
   std::shared_ptr<const ffr::ModalBasis> modes;
   // a body with the static correction of its joints gets its modes once every body is placed
-  if (body.kind == BodyKind::Ffr && !joint_correction(scene, in)) modes = body_modes(scene, in, where, mesh, properties);
+  if (body.kind == BodyKind::Ffr && !joint_correction(scene, in))
+    modes = body_modes(scene, in, where, mesh, properties);
   if (offset)
     for (Vec3& X : mesh.nodes) X += *offset;
   if (body.kind == BodyKind::Ffr) {

@@ -10,7 +10,8 @@ namespace {
 
 // the projection of p (the frame of body o) on the shape of body o
 contact::SurfaceProjection project(const contact::Shape& shape, const Vec3& p) {
-  if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape)) return contact::project_on_polyhedron(*poly, p);
+  if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
+    return contact::project_on_polyhedron(*poly, p);
   return contact::project_on_sphere(std::get<contact::Sphere>(shape).radius, p);
 }
 

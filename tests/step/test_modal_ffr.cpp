@@ -112,6 +112,26 @@ TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
   EXPECT_GT(differences[2], differences[1]);
 }
 
+// "static_correction": "joints" (modal_basis.hpp eqs. 5–7, joint_loads.hpp): a normal load at each
+// node of the faces in contact at t = 0
+TEST(ModalFfr, JointCorrectionLoadsTheNodesOfTheFacesInContact) {
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
+  scene.ffr.modes = 12;
+  scene.materials["stone"].joint_correction = true;
+  const std::size_t before = io::modal_analyses();
+  const Model m = io::build_model(scene);
+  // left, right: the 5 × 5 nodes of the base and the 3 × 2 of the top face under the upper block
+  // (|x| ≤ 0.4, |y| ≤ 0.5); upper: the 5 × 4 nodes of its base over the lower blocks (|y| ≥ 1/6)
+  const int expected[] = {31, 31, 20};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(m.ffr_bodies[i].modes);
+    EXPECT_EQ(m.ffr_bodies[i].modes->corrections, expected[i]) << i;
+    EXPECT_EQ(m.ffr_bodies[i].ncoordinates(), 12 + expected[i]) << i;
+  }
+  // the lower blocks' meshes are identical, their top contacts mirrored: three analyses
+  EXPECT_EQ(io::modal_analyses(), before + 3);
+}
+
 TEST(ModalFfr, OneThousandIdenticalBricksShareOneModalAnalysis) {
   io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
   scene.materials["stone"].young = 20.5e9;  // a material no other test uses: the cache's first miss is here
