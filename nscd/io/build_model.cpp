@@ -123,9 +123,10 @@ std::pair<int, std::string> elastic_modes(const Scene& scene, const Body& body, 
   return {modes.value_or(0), fmt::format("{}: materials.{}.modes", scene.file.string(), body.material)};
 }
 
-// whether a modal FFR body gets the static correction of its joints: the body's
-// "static_correction", else its material's (default "none")
+// whether a modal FFR body gets the static correction of its joints: `nscd run
+// --static-correction`, else the body's "static_correction", else its material's (default "none")
 bool joint_correction(const Scene& scene, const Body& body) {
+  if (scene.ffr.joint_correction) return *scene.ffr.joint_correction;
   return body.joint_correction.value_or(scene.materials.at(body.material).joint_correction.value_or(false));
 }
 

@@ -50,6 +50,7 @@ struct DetectionSettings {
 struct FfrSettings {
   bool fictitious_forces = true;  // false: F_rot = 0, the variant of [Lozovskiy & Dubois 2016] Fig. 7
   std::optional<int> modes;       // ≥ 0, `nscd run --modes`: every ffr body's, over the bodies' and materials'
+  std::optional<bool> joint_correction;  // `nscd run --static-correction joints|none`: every ffr body's, likewise
 };
 
 /// The automatic tetrahedral meshing of rigid shapes simulated as ffr, tl or linear (shape_mesh.hpp).

@@ -474,6 +474,16 @@ TEST(Cli, StaticCorrectionOfTheJoints) {
   ASSERT_EQ(validated.exit_code, 0) << validated.output;
   EXPECT_NE(validated.output.find("\"block\" (ffr, 6 modes + 9 static corrections): highest kept"), std::string::npos)
       << validated.output;
+  const fs::path scene = write_scene(dir, ffr_block_scene("1e9", "0.01"));
+  const Result option = run_nscd("run " + scene.string() + " --modes 6 --static-correction edges --out " +
+                                 (dir / "out").string());
+  EXPECT_EQ(option.exit_code, 2) << option.output;
+  EXPECT_NE(option.output.find("--static-correction edges: expected none or joints"), std::string::npos)
+      << option.output;
+  EXPECT_EQ(run_nscd("run " + scene.string() + " --modes 6 --static-correction joints --quiet --out " +
+                     (dir / "out").string())
+                .exit_code,
+            0);
 }
 
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning
