@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
 #include <Spectra/MatOp/SparseSymMatProd.h>
 #include <Spectra/MatOp/SymShiftInvert.h>
 #include <Spectra/SymGEigsShiftSolver.h>
@@ -26,6 +27,11 @@ constexpr double kEigenTolerance = 1e-12;
 constexpr int kMaxRestarts = 1000;
 // a kept mode with ω² below this fraction of tr K / tr M is a free motion (a mesh in pieces)
 constexpr double kFreeMotionFraction = 1e-9;
+// eq. (6): fixed-point passes, each dividing the error by (ω₁² − σ) / |σ| ≳ 1e5
+constexpr int kStaticPasses = 3;
+// eq. (7): a correction whose M-norm off the modes and the other corrections is below this
+// fraction of the largest is dependent on them, and dropped
+constexpr double kDependentFraction = 1e-12;
 
 // the centre of mass of the mesh, from the nodal masses M [1 0 0 1 0 0 …]ᵀ at the x dofs
 Vec3 centre_of_mass(const Mesh& mesh, const SparseMatrix& M) {
@@ -95,36 +101,93 @@ void add_invariants(const Mesh& mesh, const Vec3& centre, const SparseMatrix& M,
 // ax(A) of eq. (4): ax(A)_i = ε_ijk A_jk
 Vec3 axial(const Mat3& A) { return {A(1, 2) - A(2, 1), A(2, 0) - A(0, 2), A(0, 1) - A(1, 0)}; }
 
-}  // namespace
+// X − R (Rᵀ M R)⁻¹ (M R)ᵀ X: X projected M-orthogonally off the rigid motions R
+struct RigidProjection {
+  Eigen::MatrixXd R, MR;
+  Eigen::LDLT<Eigen::MatrixXd> RtMR;
 
-ModalBasis modal_basis(const Mesh& mesh, double density, double young, double poisson, int k) {
-  const int n = 3 * mesh.nn();
-  if (k < 1 || k >= n - 6)
-    throw InputError(fmt::format("{} modes for a mesh of {} nodes; expected 1 to {} (3 × nodes − 7)", k, mesh.nn(),
-                                 n - 7));
-  const SparseMatrix M = consistent_mass(mesh, density);
-  const SparseMatrix K = stiffness(mesh, young, poisson);
-  const double scale = K.diagonal().sum() / M.diagonal().sum();  // ≈ the mean ω² [1/s²]
-  auto [values, vectors] = lowest_eigenpairs(K, M, k + 6, -kShiftFraction * scale);
+  RigidProjection(const Mesh& mesh, const Vec3& centre, const SparseMatrix& M)
+      : R(rigid_modes(mesh, centre)), MR(M * R), RtMR((R.transpose() * MR).ldlt()) {}
+  Eigen::MatrixXd operator()(const Eigen::MatrixXd& X) const { return X - R * RtMR.solve(MR.transpose() * X); }
+};
 
-  // eq. (3): the elastic modes projected M-orthogonally off the rigid motions
-  const Vec3 centre = centre_of_mass(mesh, M);
-  const Eigen::MatrixXd R = rigid_modes(mesh, centre);
-  const Eigen::MatrixXd MR = M * R;
-  Eigen::MatrixXd phi = vectors.rightCols(k);
-  phi -= R * (R.transpose() * MR).ldlt().solve(MR.transpose() * phi);
+// eqs. (5)–(6): the static responses ψ_j to the relieved unit loads f_j, by the fixed point
+// (K − σ M) ψ⁽ⁱ⁺¹⁾ = f_j − σ M ψ⁽ⁱ⁾ from ψ⁽⁰⁾ = 0, then projected off R
+Eigen::MatrixXd static_corrections(const SparseMatrix& K, const SparseMatrix& M, double sigma,
+                                   const RigidProjection& rigid, std::span<const NodalLoad> loads) {
+  const Eigen::Index n = M.rows(), m = static_cast<Eigen::Index>(loads.size());
+  Eigen::MatrixXd F = Eigen::MatrixXd::Zero(n, m);
+  for (Eigen::Index j = 0; j < m; ++j) F.block<3, 1>(3 * loads[j].node, j) = loads[j].direction;
+  F -= rigid.MR * rigid.RtMR.solve(rigid.R.transpose() * F);
+  const SparseMatrix shifted = K - sigma * M;
+  const Eigen::SimplicialLDLT<SparseMatrix> factor(shifted);
+  if (factor.info() != Eigen::Success)
+    throw InputError(fmt::format("the static correction of the mesh ({} nodes) failed: K − σ M is singular", n / 3));
+  Eigen::MatrixXd psi = Eigen::MatrixXd::Zero(n, m);
+  for (int pass = 0; pass < kStaticPasses; ++pass) psi = factor.solve(F - sigma * (M * psi));
+  return rigid(psi);
+}
 
-  // eq. (2): Rayleigh–Ritz on the projected modes
+// eq. (7): Ψ projected M-orthogonally off Φ, then an M-orthonormal basis of what is left, without
+// its dependent directions
+Eigen::MatrixXd independent_corrections(const SparseMatrix& M, const Eigen::MatrixXd& phi, Eigen::MatrixXd psi) {
+  const Eigen::MatrixXd MPhi = M * phi;
+  const auto PhiMPhi = (phi.transpose() * MPhi).ldlt();
+  for (int pass = 0; pass < 2; ++pass) psi -= phi * PhiMPhi.solve(MPhi.transpose() * psi);
+  Eigen::MatrixXd G = psi.transpose() * (M * psi);
+  G = 0.5 * (G + G.transpose()).eval();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> gram(G);
+  const Eigen::VectorXd& g = gram.eigenvalues();  // ascending
+  Eigen::Index keep = 0;
+  while (keep < g.size() && g[g.size() - 1 - keep] > kDependentFraction * g[g.size() - 1]) ++keep;
+  return psi * gram.eigenvectors().rightCols(keep) * g.tail(keep).cwiseSqrt().cwiseInverse().asDiagonal();
+}
+
+// eq. (2): Rayleigh–Ritz on the columns of phi, in place; returns the Ritz values
+Eigen::VectorXd rayleigh_ritz(const SparseMatrix& K, const SparseMatrix& M, Eigen::MatrixXd& phi) {
   const Eigen::MatrixXd MPhi = M * phi, KPhi = K * phi;
   Eigen::MatrixXd Mr = phi.transpose() * MPhi, Kr = phi.transpose() * KPhi;
   Mr = 0.5 * (Mr + Mr.transpose()).eval();
   Kr = 0.5 * (Kr + Kr.transpose()).eval();
   const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ritz(Kr, Mr);
   if (ritz.info() != Eigen::Success)
-    throw InputError(fmt::format("the modal analysis of the mesh ({} nodes) gave dependent modes", mesh.nn()));
+    throw InputError(fmt::format("the modal analysis of the mesh ({} nodes) gave dependent modes", phi.rows() / 3));
+  phi = phi * ritz.eigenvectors();
+  return ritz.eigenvalues();
+}
+
+}  // namespace
+
+ModalBasis modal_basis(const Mesh& mesh, double density, double young, double poisson, int k,
+                       std::span<const NodalLoad> corrections) {
+  const int n = 3 * mesh.nn();
+  if (k < 1 || k >= n - 6)
+    throw InputError(fmt::format("{} modes for a mesh of {} nodes; expected 1 to {} (3 × nodes − 7)", k, mesh.nn(),
+                                 n - 7));
+  for (const NodalLoad& load : corrections)
+    NSCD_DEMAND(load.node >= 0 && load.node < mesh.nn() && load.direction.norm() > 0);
+  const SparseMatrix M = consistent_mass(mesh, density);
+  const SparseMatrix K = stiffness(mesh, young, poisson);
+  const double scale = K.diagonal().sum() / M.diagonal().sum();  // ≈ the mean ω² [1/s²]
+  const double sigma = -kShiftFraction * scale;
+  auto [values, vectors] = lowest_eigenpairs(K, M, k + 6, sigma);
+
+  // eq. (3): the elastic modes projected M-orthogonally off the rigid motions
+  const Vec3 centre = centre_of_mass(mesh, M);
+  const RigidProjection rigid(mesh, centre, M);
+  Eigen::MatrixXd phi = rigid(vectors.rightCols(k));
+  int added = 0;
+  if (!corrections.empty()) {  // eqs. (5)–(7)
+    const Eigen::MatrixXd psi = independent_corrections(M, phi, static_corrections(K, M, sigma, rigid, corrections));
+    added = static_cast<int>(psi.cols());
+    phi.conservativeResize(Eigen::NoChange, k + added);
+    phi.rightCols(added) = psi;
+  }
+
   ModalBasis basis;
-  basis.phi = phi * ritz.eigenvectors();
-  basis.omega2 = ritz.eigenvalues();
+  basis.omega2 = rayleigh_ritz(K, M, phi);
+  basis.phi = std::move(phi);
+  basis.corrections = added;
   if (!(basis.omega2[0] > kFreeMotionFraction * scale))
     throw InputError(fmt::format("the mesh ({} nodes) has an elastic mode of ω² = {:.3g} 1/s², a free motion "
                                  "besides the 6 rigid ones: is the mesh in pieces?",

@@ -91,6 +91,14 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     NSCD_THROW_UNLESS(any_ffr, "--modes {}: {} has no ffr body (add --model ffr)", *o.modes, o.scene.string());
     scene.ffr.modes = *o.modes;
   }
+  if (o.static_correction) {
+    const std::string& c = *o.static_correction;
+    NSCD_THROW_UNLESS(c == "none" || c == "joints", "--static-correction {}: expected none or joints", c);
+    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
+    NSCD_THROW_UNLESS(any_ffr, "--static-correction {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
+    scene.ffr.joint_correction = c == "joints";
+  }
 }
 
 }  // namespace nscd::app

@@ -3,6 +3,7 @@
 #include "contact/mass_properties.hpp"
 #include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
+#include "nscd/io/joint_loads.hpp"
 #include "nscd/io/mesh_file.hpp"
 #include "nscd/io/modal_cache.hpp"
 #include "nscd/io/shape_mesh.hpp"
@@ -15,6 +16,7 @@
 #include <memory>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace nscd::io {
@@ -121,13 +123,22 @@ std::pair<int, std::string> elastic_modes(const Scene& scene, const Body& body, 
   return {modes.value_or(0), fmt::format("{}: materials.{}.modes", scene.file.string(), body.material)};
 }
 
-// the modal basis of an FFR body's mesh as built (modal_cache.hpp), or null for a full FFR body
+// whether a modal FFR body gets the static correction of its joints: `nscd run
+// --static-correction`, else the body's "static_correction", else its material's (default "none")
+bool joint_correction(const Scene& scene, const Body& body) {
+  if (scene.ffr.joint_correction) return *scene.ffr.joint_correction;
+  return body.joint_correction.value_or(scene.materials.at(body.material).joint_correction.value_or(false));
+}
+
+// the modal basis of an FFR body's mesh as built (modal_cache.hpp) with the static correction for
+// `corrections`, or null for a full FFR body
 std::shared_ptr<const ffr::ModalBasis> body_modes(const Scene& scene, const Body& body, const std::string& where,
-                                                  const ffr::Mesh& mesh, const ffr::FfrMaterial& material) {
+                                                  const ffr::Mesh& mesh, const ffr::FfrMaterial& material,
+                                                  std::span<const ffr::NodalLoad> corrections = {}) {
   const auto [k, source] = elastic_modes(scene, body, where);
   if (k == 0) return nullptr;
   try {
-    return cached_modal_basis(mesh, material.density, material.young, material.poisson, k);
+    return cached_modal_basis(mesh, material.density, material.young, material.poisson, k, corrections);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: body \"{}\": {}", source, body.name, e.what()));
   }
@@ -248,7 +259,9 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
   std::shared_ptr<const ffr::ModalBasis> modes;
-  if (body.kind == BodyKind::Ffr) modes = body_modes(scene, in, where, mesh, properties);
+  // a body with the static correction of its joints gets its modes once every body is placed
+  if (body.kind == BodyKind::Ffr && !joint_correction(scene, in))
+    modes = body_modes(scene, in, where, mesh, properties);
   if (offset)
     for (Vec3& X : mesh.nodes) X += *offset;
   if (body.kind == BodyKind::Ffr) {
@@ -307,6 +320,23 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
     m.display.push_back({unit_sphere, std::get<contact::Sphere>(shape).radius});
   m.shapes.push_back(std::move(shape));
   m.bodies.push_back(std::move(body));
+}
+
+// the modal FFR bodies with the static correction of their joints (modal_basis.hpp eqs. 5–7 at
+// the nodes of joint_loads.hpp within the alert distance), rebuilt in their augmented bases
+void add_joint_corrections(const Scene& scene, Model& m) {
+  for (int b = 0; b < m.nb(); ++b) {
+    const Body& in = scene.bodies[b];
+    if (m.bodies[b].kind != BodyKind::Ffr || !joint_correction(scene, in)) continue;
+    ffr::FfrBody& f = m.ffr_bodies[m.bodies[b].ffr_index];
+    const std::vector<ffr::NodalLoad> loads = joint_loads(m, b, m.step.alert_distance);
+    const std::string where = fmt::format("{}: bodies[{}]", scene.file.string(), b);
+    auto modes = body_modes(scene, in, where, f.mesh, f.material, loads);
+    if (!modes) continue;  // full FFR holds every static response
+    const Vec3 centre_in_input = f.centre_in_input;
+    f = ffr::make_ffr_body(f.mesh, f.material, f.h, std::move(modes));
+    f.centre_in_input = centre_in_input;
+  }
 }
 
 // probe i of the scene: body-frame points of the initial configuration, or mesh nodes and weights
@@ -428,9 +458,10 @@ Model build_model(const Scene& scene) {
   const std::map<std::string, int> material_index = add_materials(scene, m);
   const auto unit_sphere = std::make_shared<const DisplayMesh>(unit_sphere_display());
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, m);
+  m.step = step_parameters(scene, m);
+  add_joint_corrections(scene, m);
   for (std::size_t i = 0; i < scene.probes.size(); ++i) m.probes.push_back(probe_model(scene, i, m));
   for (const Load& load : scene.loads) m.loads.push_back(load_model(load, m));
-  m.step = step_parameters(scene, m);
   m.duration = scene.time.duration;
   m.n_steps = std::max(1L, std::lround(scene.time.duration / scene.time.step));
   if (scene.time.output_every) m.output_every = *scene.time.output_every;

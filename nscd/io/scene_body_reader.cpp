@@ -192,6 +192,14 @@ int read_modes(const Value& v, const Body& b) {
   return v.integer_at_least(0);
 }
 
+// the static correction of a body simulated as ffr: "none" or "joints" (true)
+bool read_static_correction(const Value& v, const Body& b) {
+  if (b.model != BodyKind::Ffr && b.model != BodyKind::Rigid)
+    v.fail(fmt::format("\"static_correction\" applies to ffr bodies (or rigid ones run with --model ffr), found "
+                       "model \"{}\"", to_string(b.model)));
+  return v.one_of({"none", "joints"}) == 1;
+}
+
 }  // namespace
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
@@ -202,8 +210,8 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
 
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
-  v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "modes", "position", "orientation",
-                 "velocity", "angular_velocity", "motion"});
+  v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "modes", "static_correction",
+                 "position", "orientation", "velocity", "angular_velocity", "motion"});
   Body b;
   b.name = v.at("name").name();
   b.model = kBodyKinds[v.at("model").one_of(body_kind_names())];
@@ -230,6 +238,7 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
   }
   if (const auto mesh_size = v.find("mesh_size")) b.mesh_size = read_mesh_size(*mesh_size, b);
   if (const auto modes = v.find("modes")) b.modes = read_modes(*modes, b);
+  if (const auto correction = v.find("static_correction")) b.joint_correction = read_static_correction(*correction, b);
 
   // pose
   if (const auto position = v.find("position")) b.position = position->vec3();

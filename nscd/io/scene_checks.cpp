@@ -153,14 +153,17 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   std::vector<std::string> coarse;
   for (const auto& [b, omega] : omegas) {
     const ffr::FfrBody& fe = *finite_element_body(m, b);
-    if (per_body && fe.modes)
-      out.lines.push_back(fmt::format("\"{}\" ({}, {} modes): highest kept natural frequency ω = {:.3g} rad/s "
+    if (per_body && fe.modes) {
+      const int c = fe.modes->corrections;
+      const std::string corrections = c > 0 ? fmt::format(" + {} static corrections", c) : "";
+      out.lines.push_back(fmt::format("\"{}\" ({}, {} modes{}): highest kept natural frequency ω = {:.3g} rad/s "
                                       "({:.3g} Hz), h ω = {:.3g}",
-                                      m.bodies[b].name, to_string(m.bodies[b].kind), fe.modes->size(), omega,
-                                      omega / (2 * std::numbers::pi), h * omega));
-    else if (per_body)
+                                      m.bodies[b].name, to_string(m.bodies[b].kind), fe.modes->size() - c,
+                                      corrections, omega, omega / (2 * std::numbers::pi), h * omega));
+    } else if (per_body) {
       out.lines.push_back(fmt::format("\"{}\" ({}): highest natural frequency ω_max ≈ {:.3g} rad/s, h ω_max = {:.3g}",
                                       m.bodies[b].name, to_string(m.bodies[b].kind), omega, h * omega));
+    }
     if (h * omega > kLargeStepOmega) coarse.push_back(m.bodies[b].name);
   }
   if (!per_body) {

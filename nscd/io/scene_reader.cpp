@@ -115,7 +115,7 @@ MeshingSettings read_meshing(const Value& v) {
 }
 
 Material read_material(const Value& v) {
-  v.expect_keys({"density", "young", "poisson", "damping", "modes"});
+  v.expect_keys({"density", "young", "poisson", "damping", "modes", "static_correction"});
   Material m;
   m.density = v.at("density").positive();
   if (const auto x = v.find("young")) m.young = x->positive();
@@ -127,6 +127,7 @@ Material read_material(const Value& v) {
     if (const auto x = damping->find("stiffness")) m.damping_stiffness = x->non_negative();
   }
   if (const auto x = v.find("modes")) m.modes = x->integer_at_least(0);
+  if (const auto x = v.find("static_correction")) m.joint_correction = x->one_of({"none", "joints"}) == 1;
   return m;
 }
 

@@ -456,6 +456,36 @@ TEST(Cli, ModesBeyondTheMeshOrWithoutFfrBodiesExitWithCode2) {
   EXPECT_EQ(run_nscd("run " + good.string() + " --quiet --out " + (dir / "out").string()).exit_code, 0);
 }
 
+// the static correction of the joints: a bad value exits with code 2 naming the key; validate
+// counts the corrections (the 2 × 2 × 2 block rests on the ground on the 9 nodes of its base)
+TEST(Cli, StaticCorrectionOfTheJoints) {
+  const fs::path dir = fresh_dir("static_correction");
+  std::string json = ffr_block_scene("1e9", "0.01");
+  const std::string elements = R"("elements": [2, 2, 2])";
+  json.insert(json.find(elements) + elements.size(), R"(, "modes": 6, "static_correction": "joint")");
+  const Result bad = run_nscd("run " + write_scene(dir, json).string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("bodies[1].static_correction: expected one of \"none\", \"joints\", found \"joint\"; "
+                            "did you mean \"joints\"?"),
+            std::string::npos)
+      << bad.output;
+  json.replace(json.find("\"joint\""), 7, "\"joints\"");
+  const Result validated = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(validated.exit_code, 0) << validated.output;
+  EXPECT_NE(validated.output.find("\"block\" (ffr, 6 modes + 9 static corrections): highest kept"), std::string::npos)
+      << validated.output;
+  const fs::path scene = write_scene(dir, ffr_block_scene("1e9", "0.01"));
+  const Result option = run_nscd("run " + scene.string() + " --modes 6 --static-correction edges --out " +
+                                 (dir / "out").string());
+  EXPECT_EQ(option.exit_code, 2) << option.output;
+  EXPECT_NE(option.output.find("--static-correction edges: expected none or joints"), std::string::npos)
+      << option.output;
+  EXPECT_EQ(run_nscd("run " + scene.string() + " --modes 6 --static-correction joints --quiet --out " +
+                     (dir / "out").string())
+                .exit_code,
+            0);
+}
+
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning
 TEST(Cli, DefaultSceneRunsClean) {
   const fs::path dir = fresh_dir("default_scene");

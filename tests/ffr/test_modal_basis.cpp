@@ -136,6 +136,31 @@ TEST(ModalBasis, ReducedMatricesAreTheProjectionsOfTheFullOnes) {
   EXPECT_TRUE(nodal_field(modal, xi).isApprox(phi * xi, 1e-14));
 }
 
+TEST_P(ModalBasisOnMesh, StaticCorrectionHoldsTheStaticResponseToLoadsAtItsNodes) {
+  const Mesh m = mesh();
+  // three directions at a corner, the normal at a node of a face, a slanted load at the far corner
+  const std::vector<NodalLoad> loads{{0, Vec3::UnitX()}, {0, Vec3::UnitY()}, {0, Vec3::UnitZ()}, {5, Vec3::UnitZ()},
+                                     {m.nn() - 1, Vec3(1, -2, 0.5)}};
+  const ModalBasis b = modal_basis(m, kStone.density, kStone.young, kStone.poisson, kModes, loads);
+  const Eigen::MatrixXd M = consistent_mass(m, kStone.density), K = stiffness(m, kStone.young, kStone.poisson);
+  const int n = b.size();
+  const Eigen::MatrixXd Mr = b.phi.transpose() * M * b.phi, Kr = b.phi.transpose() * K * b.phi;
+  EXPECT_EQ(n, kModes + 5);
+  EXPECT_LT((Mr - Eigen::MatrixXd::Identity(n, n)).norm(), 1e-10);
+  EXPECT_LT((Kr - Eigen::MatrixXd(b.omega2.asDiagonal())).norm(), 1e-10 * b.omega2.maxCoeff());
+  // dense reference: the elastic part of K⁺ f
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> dense(K, M);
+  const Eigen::MatrixXd V = dense.eigenvectors().rightCols(3 * m.nn() - 6);
+  const Eigen::VectorXd w2 = dense.eigenvalues().tail(3 * m.nn() - 6);
+  for (const NodalLoad& load : loads) {
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * m.nn());
+    f.segment<3>(3 * load.node) = load.direction;
+    const Eigen::VectorXd u = V * (V.transpose() * f).cwiseQuotient(w2);
+    const Eigen::VectorXd r = u - b.phi * (b.phi.transpose() * (M * u));
+    EXPECT_LT(r.norm(), 1e-8 * u.norm()) << "node " << load.node;
+  }
+}
+
 TEST(ModalBasis, RejectsAnImpossibleNumberOfModes) {
   const Mesh m = make_box_mesh(kSize, {1, 1, 1});  // 8 nodes: 24 − 6 = 18 elastic modes
   EXPECT_THROW(modal_basis(m, kStone.density, kStone.young, kStone.poisson, 0), InputError);
