@@ -62,6 +62,7 @@ class BodyForm {
           m_rows[i].block(a, k) = it.value();
         }
     }
+    build_jacobian_pattern();
   }
   bool mass_factorized() const { return m_mass.info() == Eigen::Success; }
 
@@ -84,26 +85,24 @@ class BodyForm {
     ev.psi = 0.5 * ev.F.dot(mass_solve(ev.F));
   }
 
-  // J of eq. (3) = M + Σ_i H_iᵀ (ρ_i D_i) H_i, contact by contact on the columns of its block row;
-  // every entry of each k × k term is stored (explicit zeros included), so that J's pattern is
-  // the same at every call
+  // J of eq. (3) = M + Σ_i H_iᵀ (ρ_i D_i) H_i, contact by contact on the columns of its block row,
+  // summed into the values of J's pattern (built once: the same at every call, explicit zeros
+  // included) in the order M, then the contacts in turn
   Eigen::SparseMatrix<double> jacobian(const VectorXd& rho, const std::vector<Matrix3d>& D) const {
-    std::vector<Eigen::Triplet<double>> triplets;
-    triplets.reserve(static_cast<std::size_t>(m_c.M.nonZeros()) + 144 * D.size());
+    Eigen::SparseMatrix<double> J = m_pattern;
+    double* values = J.valuePtr();
+    std::fill(values, values + J.nonZeros(), 0.0);
+    std::size_t e = 0;
     for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
-        triplets.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it) values[m_mass_slots[e++]] += it.value();
     Eigen::Matrix3Xd scaled(3, m_max_cols);  // ρ_i D_i H_i on the contact's columns
     for (int i = 0; i < m_p.nc(); ++i) {
       const ContactRow& row = m_rows[i];
       const Eigen::Index k = row.block.cols();
       scaled.leftCols(k).noalias() = (rho(i) * D[i]) * row.block;
       for (Eigen::Index a = 0; a < k; ++a)
-        for (Eigen::Index b = 0; b < k; ++b)
-          triplets.emplace_back(row.cols[a], row.cols[b], row.block.col(a).dot(scaled.col(b)));
+        for (Eigen::Index b = 0; b < k; ++b) values[row.slots[a * k + b]] += row.block.col(a).dot(scaled.col(b));
     }
-    Eigen::SparseMatrix<double> J(m_c.M.rows(), m_c.M.cols());
-    J.setFromTriplets(triplets.begin(), triplets.end());
     return J;
   }
 
@@ -111,12 +110,45 @@ class BodyForm {
   struct ContactRow {
     std::vector<int> cols;  // the columns of H where the contact's rows have entries
     Eigen::Matrix3Xd block;  // 3 × cols.size(): those entries
+    std::vector<Eigen::Index> slots;  // of entry (cols[a], cols[b]) of J at a k + b, in J's values
   };
+
+  // the pattern of J (M's and each contact's k × k columns) and where each term lands in it
+  void build_jacobian_pattern() {
+    std::vector<Eigen::Triplet<double>> triplets;
+    for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
+        triplets.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), 0.0);
+    for (const ContactRow& row : m_rows)
+      for (const int a : row.cols)
+        for (const int b : row.cols) triplets.emplace_back(a, b, 0.0);
+    m_pattern.resize(m_c.M.rows(), m_c.M.cols());
+    m_pattern.setFromTriplets(triplets.begin(), triplets.end());
+    m_pattern.makeCompressed();
+    // the position of (row, col) among the values of J's compressed columns
+    const auto slot = [this](int r, int c) {
+      const int* first = m_pattern.innerIndexPtr() + m_pattern.outerIndexPtr()[c];
+      const int* last = m_pattern.innerIndexPtr() + m_pattern.outerIndexPtr()[c + 1];
+      return static_cast<Eigen::Index>(std::lower_bound(first, last, r) - m_pattern.innerIndexPtr());
+    };
+    m_mass_slots.clear();
+    for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
+        m_mass_slots.push_back(slot(static_cast<int>(it.row()), static_cast<int>(it.col())));
+    for (ContactRow& row : m_rows) {
+      row.slots.clear();
+      for (const int a : row.cols)
+        for (const int b : row.cols) row.slots.push_back(slot(a, b));
+    }
+  }
+
   const FrictionProblem& m_p;
   const BodyCoupling& m_c;
   Eigen::SparseMatrix<double> m_Ht;
   std::vector<ContactRow> m_rows;
   Eigen::Index m_max_cols = 0;
+  Eigen::SparseMatrix<double> m_pattern;   // J's, values unused
+  std::vector<Eigen::Index> m_mass_slots;  // of M's entries (in their order) in J's values
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> m_mass;
 };
 
