@@ -184,15 +184,15 @@ Eigen::Vector3d solve_local(const LocalProblem& lp, const Eigen::Vector3d& q, co
   // frictionless: u_n = 0 along the normal
   if (lp.mu == 0.0) return {lp.W(0, 0) > 0.0 ? -q(0) / lp.W(0, 0) : 0.0, 0.0, 0.0};
 
-  // stick: u = 0 if −W⁻¹ q lies in the cone
+  // stick: u = 0 if −W⁻¹ q lies in the cone (three contacts in four on the shaking wall)
+  const Vector3d r_stick = lp.has_inverse ? Vector3d(-lp.W_inv * q) : Vector3d::Zero();
+  if (lp.has_inverse && r_stick(0) > 0.0 &&
+      std::sqrt(r_stick(1) * r_stick(1) + r_stick(2) * r_stick(2)) <= lp.mu * r_stick(0))
+    return r_stick;
   Vector3d start = r_guess;
   Matrix3d J;
   Vector3d phi = alart_curnier(lp, q, start, J);
   if (lp.has_inverse) {
-    const Vector3d r_stick = -lp.W_inv * q;
-    if (r_stick(0) > 0.0 && std::sqrt(r_stick(1) * r_stick(1) + r_stick(2) * r_stick(2)) <= lp.mu * r_stick(0)) {
-      return r_stick;
-    }
     // otherwise Newton starts from the better of the warm start and the projected stick candidate
     const Vector3d projected = project_on_cone(r_stick, lp.mu);
     Matrix3d J_projected;
