@@ -184,6 +184,12 @@ class ProximalNewton {
     m_inner = 0;
   }
   void next_anchor() { new_anchor(m_inner <= 2 ? 1.0 / kSoften : 1.0); }
+  // a new proximal step from r (and Δv = M⁻¹ Hᵀ r), ρ scaled by `factor`
+  void restart(const VectorXd& r, double factor) {
+    m_dv = m_form.mass_solve(m_form.generalized(r));
+    m_ev.r = r;
+    new_anchor(factor);
+  }
 
   // one Newton step on eq. (2), damped by Armijo backtracking on ψ: the step length taken, 0 if
   // backtracking found no descent (nothing taken), −1 if J could not be factorised
@@ -261,8 +267,8 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
       }
     }
     // no descent, or a heavily damped step: Newton's model is poor at this stiffness; a softer
-    // proximal problem from this r
-    if (t < kShortStep) newton.new_anchor(kSoften);
+    // proximal problem from the best r so far
+    if (t < kShortStep) newton.restart(result.r, kSoften);
   }
   detail::finish(p, options.stopping.tolerance, "velocity prox", result);
   return result;

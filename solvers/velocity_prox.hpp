@@ -17,9 +17,12 @@
 /// where the Newton of nsn.hpp factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
 /// backtracking on ψ = ½ Fᵀ M⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
 /// (or after inner_max_iterations), and its r becomes the next anchor. Where backtracking finds
-/// no descent (the nonsmooth Coulomb law, far from the solution), the step ends at once and ρ is
-/// divided by 10, a softer proximal problem; a step solved in at most two Newton iterations lets
-/// ρ grow back by 10, up to its initial value. A fixed point r = r_k
+/// no descent or damps the step below 1/16 (the nonsmooth Coulomb law, far from the solution),
+/// the step ends at once, ρ is divided by 10, a softer proximal problem, and the next anchor is
+/// the r of lowest error so far, with Δv = M⁻¹ Hᵀ r: a step that failed at a stiff ρ may have
+/// thrown r far from where the steps before had brought it (on the arch's dump, from an error of
+/// 6e-8 to 2e-4). A step solved in at most two Newton iterations lets ρ grow back by 10, up to
+/// 10⁶ times its initial value. A fixed point r = r_k
 /// solves the Alart–Curnier equations, that is the Signorini–Coulomb problem itself. Where
 /// redundant contacts make W singular, J stays regular (M is), and r converges to one of the
 /// equivalent solutions [Rockafellar 1976]. The returned r is that of the lowest error
