@@ -36,16 +36,8 @@ detail::SweepNorms sweep_chunk(const FrictionProblem& p, const std::vector<detai
     const int* col_end = p.W.row_cols_end(i);
     const Eigen::Matrix3d* block = p.W.row_blocks_begin(i);
     for (; col != col_end; ++col, ++block) q_loc.noalias() += *block * Eigen::Map<const Eigen::Vector3d>(r_data + 3 * *col);
-    norms.q_loc_finite = norms.q_loc_finite && q_loc.allFinite();
-
     // exact local solution, relaxed
-    Eigen::Map<Eigen::Vector3d> ri(r_data + 3 * i);
-    const Eigen::Vector3d r_old = ri;
-    Eigen::Vector3d r_new = detail::solve_local(local[i], q_loc, r_old);
-    if (omega != 1.0) r_new = (1.0 - omega) * r_old + omega * r_new;
-    ri = r_new;
-    norms.dr2 += (r_new - r_old).squaredNorm();
-    norms.r2 += r_new.squaredNorm();
+    detail::relaxed_local_step(local[i], q_loc, omega, Eigen::Map<Eigen::Vector3d>(r_data + 3 * i), norms);
   }
   return norms;
 }

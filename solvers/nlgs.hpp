@@ -92,6 +92,23 @@ struct SweepNorms {
   bool q_loc_finite = true;   // every q_loc of eq. (1) was finite
 };
 
+/// Eq. (2) for contact i of local problem lp, given its q_loc of eq. (1): r_i updated in place,
+/// q_loc's finiteness and ‖Δr_i‖², ‖r_i‖² added to norms; returns Δr_i. The step of a sweep on W
+/// (nlgs.cpp) and on the bodies (nlgs_bodies.cpp), which differ only in how they form q_loc and
+/// what they update with Δr_i.
+inline Eigen::Vector3d relaxed_local_step(const LocalProblem& lp, const Eigen::Vector3d& q_loc, double omega,
+                                          Eigen::Map<Eigen::Vector3d> ri, SweepNorms& norms) {
+  norms.q_loc_finite = norms.q_loc_finite && q_loc.allFinite();
+  const Eigen::Vector3d r_old = ri;
+  Eigen::Vector3d r_new = solve_local(lp, q_loc, r_old);
+  if (omega != 1.0) r_new = (1.0 - omega) * r_old + omega * r_new;
+  ri = r_new;
+  const Eigen::Vector3d dr = r_new - r_old;
+  norms.dr2 += dr.squaredNorm();
+  norms.r2 += r_new.squaredNorm();
+  return dr;
+}
+
 /// One sweep of eqs. (1)–(2) over the positions of plan, in place on r (3nc), for a problem p
 /// already in plan order (renumbered(p₀, plan.coloring.order) when plan.renumbers(), else p₀):
 /// colour after colour, the chunks of a colour concurrently, the contacts of a chunk in order.

@@ -23,21 +23,13 @@ detail::SweepNorms sweep_chunk(const FrictionProblem& p, const ContactBodies& bo
     const int i = order[backward ? end - 1 - (k - begin) : k];
     const ContactSides& c = bodies.contacts[i];
     Eigen::Map<Eigen::Vector3d> ri(r_data + 3 * i);
-    const Eigen::Vector3d r_old = ri;
     Eigen::Vector3d q_loc = p.q.segment<3>(3 * i);
     for (int s = 0; s < 2; ++s)
       if (c.body[s] >= 0) q_loc.noalias() += c.G[s] * Eigen::Map<const Vector6>(dv_data + 6 * c.body[s]);
-    q_loc.noalias() -= p.W.diag(i) * r_old;
-    norms.q_loc_finite = norms.q_loc_finite && q_loc.allFinite();
-
-    Eigen::Vector3d r_new = detail::solve_local(local[i], q_loc, r_old);
-    if (omega != 1.0) r_new = (1.0 - omega) * r_old + omega * r_new;
-    ri = r_new;
-    const Eigen::Vector3d dr = r_new - r_old;
+    q_loc.noalias() -= p.W.diag(i) * ri;
+    const Eigen::Vector3d dr = detail::relaxed_local_step(local[i], q_loc, omega, ri, norms);
     for (int s = 0; s < 2; ++s)
       if (c.body[s] >= 0) Eigen::Map<Vector6>(dv_data + 6 * c.body[s]).noalias() += c.Y[s] * dr;
-    norms.dr2 += dr.squaredNorm();
-    norms.r2 += r_new.squaredNorm();
   }
   return norms;
 }
