@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
+#include "solvers/anderson_mixing.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_common.hpp"
@@ -75,6 +76,7 @@ SweepNorms sum_chunks(const std::vector<SweepNorms>& chunk_norms) {
 void check_options(const NlgsOptions& options) {
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
+  NSCD_THROW_UNLESS(options.anderson_depth >= 0, "NLGS anderson_depth must be ≥ 0, got {}", options.anderson_depth);
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}",
                     options.stopping.max_iterations);
   NSCD_THROW_UNLESS(options.stopping.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}",
@@ -220,9 +222,12 @@ SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stoppi
   const FrictionProblem& P = take_values();
   const std::vector<int>& order = m_plan.coloring.order;
   detail::to_order(result.r, order, 3, m_r);
+  detail::AndersonMixing mixing(m_options.anderson_depth, m_r.size(), 0);
+  Eigen::VectorXd no_image;
   const detail::SweepsEnd end = detail::run_sweeps(
       stopping, m_options, symmetric_first,
       [&](detail::SweepDirection direction) {
+        if (direction == detail::SweepDirection::Forward) mixing.start_sweep(m_r, no_image);
         return detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, direction);
       },
       [&] {

@@ -32,7 +32,9 @@
 /// after sweep min_iterations (1 by default) and the last sweep, every 16 sweeps, and whenever the
 /// cheap estimate ‖Δr‖/‖r‖ of the sweep, scaled by the ratio (error / estimate) of the last
 /// evaluation, is below the tolerance. The returned error is always that of the returned (r, u).
-/// A warm-started solve of a structure at rest meets the tolerance after one sweep. A forward pass
+/// Every sweep after the first starts from the Anderson mixing of the sweeps before it
+/// (anderson_mixing.hpp, depth NlgsOptions::anderson_depth), which the sweep's Δr and the
+/// stopping test see as any start. A warm-started solve of a structure at rest meets the tolerance after one sweep. A forward pass
 /// alone carries a change of load along a column of blocks in one direction only, so the rocking
 /// mode of a tall stack, seeded by round-off, was answered a step late and grew, by about ten
 /// times every 10⁴ steps (docs/robustness.md), below any tolerance's sight. The backward pass of
@@ -61,6 +63,7 @@ namespace nscd::solvers {
 struct NlgsOptions {
   Stopping stopping{1e-6, 1000, 1};  // on error_measure eq. (3); sweeps (stopping.hpp)
   double omega = 1.0;         // relaxation, in (0, 2)
+  int anderson_depth = 3;     // sweeps mixed by anderson_mixing.hpp (0: plain Gauss–Seidel)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
   // progress test (0: none): the solve stops short, status MaxIterations, when the full error
   // has not fallen below stall_factor × its value at least stall_window sweeps before
@@ -159,8 +162,8 @@ class PreparedNlgs {
   /// solve_nlgs(p, options, r0) on p's current values.
   SolverResult solve(const Eigen::VectorXd& r0);
 
-  /// One sweep (symmetric if it is the object's first) of the budget options.stopping.max_iterations
-  /// on p's current values from r0, tested
+  /// One sweep (symmetric if it is the object's first, never mixed: p's values may change between
+  /// calls) of the budget options.stopping.max_iterations on p's current values from r0, tested
   /// after it (min_iterations is the caller's to apply): status Converged when the error is at most the
   /// tolerance, NonFinite as solve_nlgs, else MaxIterations; iterations counts the sweeps since
   /// the object was made. @pre sweeps_left() > 0.

@@ -1,6 +1,7 @@
 #include "solvers/nlgs_bodies.hpp"
 
 #include "nscd/core/error.hpp"
+#include "solvers/anderson_mixing.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_common.hpp"
@@ -78,10 +79,12 @@ SolverResult solve_nlgs_bodies(const FrictionProblem& p, const ContactBodies& bo
     contact_velocities(bodies, p.q, dv, u);
     return error_measure(p, r, u);
   };
+  detail::AndersonMixing mixing(options.anderson_depth, r.size(), dv.size());
   const detail::SweepsEnd end = detail::run_sweeps(
       options.stopping, options, true,
       [&](detail::SweepDirection direction) {
         const bool backward = direction == detail::SweepDirection::Backward;
+        if (!backward) mixing.start_sweep(r, dv);
         detail::for_each_chunk_in_color_order(
             plan,
             [&](int chunk, int first, int last) {

@@ -204,6 +204,7 @@ solvers::SolverOptions solver_options(const SolverSettings& in) {
   o.type = in.type;
   o.nlgs.local_solver = kLocal.at(in.local_solver);
   o.nlgs.omega = in.relaxation;
+  o.nlgs.anderson_depth = in.anderson_depth;
   o.automatic.nlgs = o.nlgs;
   o.ccp.method = in.ccp_method == "pgs" ? solvers::CcpMethod::Pgs : solvers::CcpMethod::Apgd;
   o.ccp.correction = in.correction;

@@ -60,7 +60,7 @@ ContactSettings read_contact(const Value& v) {
 }
 
 SolverSettings read_solver(const Value& v) {
-  v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "inner_tolerance",
+  v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "anderson_depth", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
                  "correction", "facets", "lcp_method"});
   SolverSettings s;
@@ -85,6 +85,7 @@ SolverSettings read_solver(const Value& v) {
   }
   if (const auto x = v.find("relaxation"))
     s.relaxation = x->number_if([](double w) { return w > 0 && w < 2; }, "a number in (0, 2)");
+  if (const auto x = v.find("anderson_depth")) s.anderson_depth = x->integer_at_least(0);
   if (const auto x = v.find("inner_tolerance")) s.inner_tolerance = x->positive();
   if (const auto x = v.find("inner_max_iterations")) s.inner_max_iterations = x->integer_at_least(1);
   if (const auto x = v.find("fail_on_divergence")) s.fail_on_divergence = x->boolean();

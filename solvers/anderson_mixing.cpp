@@ -1,0 +1,77 @@
+#include "solvers/anderson_mixing.hpp"
+
+#include "nscd/core/error.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+
+
+namespace nscd::solvers::detail {
+
+AndersonMixing::AndersonMixing(int depth, Eigen::Index nx, Eigen::Index ny) : m_depth(depth) {
+  NSCD_DEMAND(depth >= 0 && nx >= 0 && ny >= 0);
+  if (depth == 0) return;
+  m_dF.resize(nx, depth);
+  m_dG.resize(nx, depth);
+  m_dY.resize(ny, depth);
+  m_gram.resize(depth, depth);
+}
+
+bool AndersonMixing::start_sweep(Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  if (m_depth == 0) return false;
+  bool mixed = false;
+  if (m_started) {
+    record(x, y);
+    mixed = m_columns > 0 && mix(x, y);
+  }
+  m_start = x;
+  m_started = true;
+  return mixed;
+}
+
+void AndersonMixing::record(const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
+  Eigen::VectorXd f = x - m_start;
+  const double f_norm = f.norm();
+  if (m_recorded && f_norm > m_f_norm) {
+    // the safeguard: drop the differences
+    m_columns = 0;
+    m_next = 0;
+    ++m_restarts;
+  } else if (m_recorded) {
+    const int c = m_next;
+    m_dF.col(c) = f - m_f;
+    m_dG.col(c) = x - m_g;
+    m_dY.col(c) = y - m_y;
+    m_columns = std::min(m_columns + 1, m_depth);
+    m_next = (c + 1) % m_depth;
+    for (int j = 0; j < m_columns; ++j) m_gram(c, j) = m_gram(j, c) = m_dF.col(c).dot(m_dF.col(j));
+  }
+  m_f = std::move(f);
+  m_g = x;
+  m_y = y;
+  m_f_norm = f_norm;
+  m_recorded = true;
+}
+
+bool AndersonMixing::mix(Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  const int k = m_columns;
+  // eq. (2) by the normal equations, with a Tikhonov term at round-off level of ΔFᵀΔF's scale
+  Eigen::MatrixXd A = m_gram.topLeftCorner(k, k);
+  A.diagonal().array() += 1e-12 * A.diagonal().maxCoeff();
+  const Eigen::VectorXd b = m_dF.leftCols(k).transpose() * m_f;
+  const Eigen::VectorXd gamma = A.ldlt().solve(b);
+  if (!gamma.allFinite()) {
+    m_columns = 0;
+    m_next = 0;
+    ++m_restarts;
+    return false;
+  }
+  // eqs. (3)–(4)
+  x.noalias() -= m_dG.leftCols(k) * gamma;
+  if (y.size() > 0) y.noalias() -= m_dY.leftCols(k) * gamma;
+  ++m_mixed;
+  return true;
+}
+
+}  // namespace nscd::solvers::detail

@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// Anderson mixing (type II, [Anderson 1965], [Walker & Ni 2011]) of a fixed-point iteration
+/// x ← G(x), here a sweep of NLGS (nlgs.hpp, nlgs_bodies.hpp) on the impulses r. With
+/// f_k = G(x_k) − x_k, what sweep k changed, and the differences of the last m sweeps
+///
+///  (1) ΔF = [f_{k−j+1} − f_{k−j}]_{j=1..m},   ΔG = [G(x_{k−j+1}) − G(x_{k−j})]_{j=1..m},
+///  (2) γ = argmin_γ ‖f_k − ΔF γ‖               (normal equations, ΔFᵀΔF kept column by column),
+///  (3) x_{k+1} = G(x_k) − ΔG γ,
+///
+/// sweep k + 1 starts from x_{k+1} instead of G(x_k). Gauss–Seidel on a masonry wall converges at
+/// a slow linear rate, set by a few global modes of the wall (its shear and rocking); (2)–(3) is
+/// then GMRES on those modes [Walker & Ni 2011, Theorem 2.2], and on the shaking wall it cuts the
+/// sweeps per step from 132 to about 22 (docs/performance.md). A vector y = L x carried with x by a
+/// linear map L (the bodies' velocity change Δv = M⁻¹Hᵀ r of nlgs_bodies.hpp) takes the same γ,
+///
+///  (4) y_{k+1} = L G(x_k) − ΔY γ,   ΔY the differences of L G(x),
+///
+/// without a product by L. The mixed x may leave the friction cones; the next sweep puts every
+/// contact back, and a solve always ends on a sweep's output (the mixing is applied at the start
+/// of the next sweep). The safeguard restarts the mixing, as [Zhang, O'Donoghue & Boyd 2020] do
+/// for nonsmooth maps: when ‖f_k‖ > ‖f_{k−1}‖, the sweep from the mixed point did worse than the
+/// one before it (an active set changed), the differences are dropped and sweep k + 1 starts
+/// from G(x_k). All sums run on the calling thread in a fixed order: the result does not depend
+/// on the number of threads.
+///
+/// References: [Anderson 1965] Iterative procedures for nonlinear integral equations, J. ACM 12;
+///             [Walker & Ni 2011] Anderson acceleration for fixed-point iterations, SIAM J. Numer.
+///             Anal. 49; [Zhang, O'Donoghue & Boyd 2020] Globally convergent type-I Anderson
+///             acceleration for nonsmooth fixed-point iterations, SIAM J. Optim. 30.
+
+#include <Eigen/Core>
+
+namespace nscd::solvers::detail {
+
+/// Eqs. (1)–(4) over the sweeps of one solve; depth m = 0 leaves every sweep as it is.
+class AndersonMixing {
+ public:
+  /// For x of size nx and y of size ny (0: none). @pre depth ≥ 0.
+  AndersonMixing(int depth, Eigen::Index nx, Eigen::Index ny);
+
+  /// Before each sweep but the first: (x, y) = (G(x_k), L G(x_k)) are where the last sweep
+  /// ended; records f_k and replaces (x, y) by eqs. (3)–(4). Before the first sweep: records its
+  /// start x_0. Returns whether (x, y) were mixed.
+  bool start_sweep(Eigen::VectorXd& x, Eigen::VectorXd& y);
+
+  /// The mixed starts since the object was made, and the restarts of the safeguard.
+  int mixed() const { return m_mixed; }
+  int restarts() const { return m_restarts; }
+
+ private:
+  void record(const Eigen::VectorXd& x, const Eigen::VectorXd& y);
+  bool mix(Eigen::VectorXd& x, Eigen::VectorXd& y);  // false, and a restart, if eq. (2) has no finite γ
+
+  int m_depth;
+  Eigen::MatrixXd m_dF, m_dG, m_dY;  // eq. (1), column j % m_depth of difference j
+  Eigen::MatrixXd m_gram;            // ΔFᵀΔF, in the same columns
+  int m_columns = 0;                 // differences held, at most m_depth
+  int m_next = 0;                    // the column the next difference takes
+  Eigen::VectorXd m_start;           // x_k, where the current sweep started
+  Eigen::VectorXd m_f, m_g, m_y;     // f, G(x), L G(x) of the last sweep recorded
+  double m_f_norm = 0.0;             // ‖f‖ of the last sweep recorded
+  bool m_started = false, m_recorded = false;
+  int m_mixed = 0, m_restarts = 0;
+};
+
+}  // namespace nscd::solvers::detail
