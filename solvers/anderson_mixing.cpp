@@ -18,7 +18,7 @@ AndersonMixing::AndersonMixing(int depth, Eigen::Index nx, Eigen::Index ny) : m_
   m_gram.resize(depth, depth);
 }
 
-bool AndersonMixing::start_sweep(Eigen::VectorXd& x, Eigen::VectorXd& y) {
+bool AndersonMixing::start_sweep(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y) {
   if (m_depth == 0) return false;
   bool mixed = false;
   if (m_started) {
@@ -30,7 +30,7 @@ bool AndersonMixing::start_sweep(Eigen::VectorXd& x, Eigen::VectorXd& y) {
   return mixed;
 }
 
-void AndersonMixing::record(const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
+void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& y) {
   Eigen::VectorXd f = x - m_start;
   const double f_norm = f.norm();
   if (m_recorded && f_norm > m_f_norm) {
@@ -54,7 +54,7 @@ void AndersonMixing::record(const Eigen::VectorXd& x, const Eigen::VectorXd& y) 
   m_recorded = true;
 }
 
-bool AndersonMixing::mix(Eigen::VectorXd& x, Eigen::VectorXd& y) {
+bool AndersonMixing::mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y) {
   const int k = m_columns;
   // eq. (2) by the normal equations, with a Tikhonov term at round-off level of ΔFᵀΔF's scale
   Eigen::MatrixXd A = m_gram.topLeftCorner(k, k);

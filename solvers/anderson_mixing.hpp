@@ -42,15 +42,15 @@ class AndersonMixing {
   /// Before each sweep but the first: (x, y) = (G(x_k), L G(x_k)) are where the last sweep
   /// ended; records f_k and replaces (x, y) by eqs. (3)–(4). Before the first sweep: records its
   /// start x_0. Returns whether (x, y) were mixed.
-  bool start_sweep(Eigen::VectorXd& x, Eigen::VectorXd& y);
+  bool start_sweep(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y);
 
   /// The mixed starts since the object was made, and the restarts of the safeguard.
   int mixed() const { return m_mixed; }
   int restarts() const { return m_restarts; }
 
  private:
-  void record(const Eigen::VectorXd& x, const Eigen::VectorXd& y);
-  bool mix(Eigen::VectorXd& x, Eigen::VectorXd& y);  // false, and a restart, if eq. (2) has no finite γ
+  void record(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& y);
+  bool mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y);  // false, and a restart, if eq. (2) has no finite γ
 
   int m_depth;
   Eigen::MatrixXd m_dF, m_dG, m_dY;  // eq. (1), column j % m_depth of difference j

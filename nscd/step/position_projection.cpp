@@ -1,6 +1,7 @@
 #include "nscd/step/position_projection.hpp"
 
 #include "nscd/core/error.hpp"
+#include "solvers/anderson_mixing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -35,15 +36,19 @@ std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians
 }  // namespace
 
 ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
-                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows, double tolerance,
-                              int max_sweeps, Eigen::VectorXd& P, std::vector<Vec6>& dq) {
+                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
+                              const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq) {
   const int nc = W.nc();
   NSCD_DEMAND(static_cast<int>(jacobians.size()) == nc && gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);
   dq.assign(nb, Vec6::Zero());
   const std::vector<NormalRow> normal = normal_rows(jacobians, W);
   ProjectionResult result;
-  for (result.sweeps = 1; result.sweeps <= max_sweeps; ++result.sweeps) {
+  // eq. (6): P with Δq, its image by eq. (4)
+  solvers::detail::AndersonMixing mixing(options.anderson_depth, nc, 6 * static_cast<Eigen::Index>(nb));
+  Eigen::Map<Eigen::VectorXd> dq_all(dq.empty() ? nullptr : dq.data()->data(), 6 * static_cast<Eigen::Index>(nb));
+  for (result.sweeps = 1; result.sweeps <= options.max_sweeps; ++result.sweeps) {
+    mixing.start_sweep(P, dq_all);
     result.change = 0;
     for (int i = 0; i < nc; ++i) {
       const NormalRow& n = normal[i];
@@ -62,9 +67,9 @@ ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, con
         if (n.body[side] >= 0 && delta != 0) dq[n.body[side]] += n.y[side] * delta;
       P[i] = next;
     }
-    if (result.change <= tolerance) break;
+    if (result.change <= options.tolerance) break;
   }
-  result.sweeps = std::min(result.sweeps, max_sweeps);
+  result.sweeps = std::min(result.sweeps, options.max_sweeps);
   return result;
 }
 

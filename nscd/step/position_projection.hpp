@@ -33,7 +33,12 @@
 /// W off its diagonal: with Δq_b the sum of eq. (4) for the current P,
 ///  (5) γ_α = g⁺_α + Σ_s G_n,αs Δq_b(α,s),   and after a change δ of P_α,  Δq_b(α,s) += Y_αs e_n δ,
 /// which is eq. (2) with the products summed in another order: O(1) per row where W_nn's row holds
-/// a term for every contact sharing a body with α.
+/// a term for every contact sharing a body with α. Each sweep after the first starts from the
+/// Anderson mixing of the last sweeps (solvers/anderson_mixing.hpp eqs. (1)–(4)):
+///  (6) x = P, y = Δq, the image of P by eq. (4),
+/// so a sweep ends, and the projection stops, on P within its bounds. On a granular pile,
+/// Gauss–Seidel spreads a correction a few grains per sweep; mixing takes the sweeps per step of
+/// scenes/pile.json from 107 to 25 (docs/performance.md).
 ///
 /// Contacts with an FFR, TL or linear side are not projected (P = 0): their W includes the
 /// deformation (contact_jacobian.hpp eq. (6)), which a pose correction cannot follow.
@@ -58,17 +63,24 @@ enum class ProjectedRow : std::uint8_t {
   Closed,      // 0 ≤ γ ⊥ P − P̲ ≥ 0, P̲ = −max(g⁺, 0) / W_αα: may pull the contact closed
 };
 
+/// When the sweeps stop, and how they start.
+struct ProjectionOptions {
+  double tolerance = 0;    // on the largest change of a γ_α in a sweep [m]
+  int max_sweeps = 1;
+  int anderson_depth = 0;  // differences mixed, eq. (6); 0: plain projected Gauss–Seidel
+};
+
 struct ProjectionResult {
   int sweeps = 0;
   double change = 0;  // largest change of a γ_α in the last sweep [m]
 };
 
-/// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows, eq. (5), for
+/// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows, eqs. (5)–(6), for
 /// the contacts `jacobians` on nb bodies, W_nn's diagonal read from W's diagonal blocks; dq (nb)
 /// receives eq. (4)'s Δ[x; φ] of every body (zero for bodies without unknowns).
 /// @pre gap_end.size() == rows.size() == jacobians.size() == W.nc().
 ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
-                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows, double tolerance,
-                              int max_sweeps, Eigen::VectorXd& P, std::vector<Vec6>& dq);
+                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
+                              const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq);
 
 }  // namespace nscd

@@ -148,7 +148,8 @@ void project_positions(const Model& m, StepWorkspace& ws) {
   // eqs. (2)–(4), Δ[x; φ] per body into dq
   std::vector<Vec6>& dq = ws.projection_moves;
   ws.projection = project_gaps(ws.contacts.active.jacobians(), ws.contacts.problem.W, m.nb(), ws.gap_end,
-                               ws.projected_rows, m.step.activation_gap, kProjectionMaxSweeps, ws.P, dq);
+                               ws.projected_rows,
+                               {m.step.activation_gap, kProjectionMaxSweeps, m.step.solver.nlgs.anderson_depth}, ws.P, dq);
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Rigid) continue;
     ws.next_x[b] += dq[b].head<3>();

@@ -198,7 +198,7 @@ TEST(PositionProjection, SolvesTheNormalComplementarityByGaussSeidel) {
   std::vector<Vec6> dq;
   // both unilateral: P = (1.5, 0), γ = (0, 2.5); bodies 0 and 1 moved by P_0 along x
   const ProjectionResult result =
-      project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Unilateral}, 1e-14, 100, P, dq);
+      project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Unilateral}, {1e-14, 100}, P, dq);
   EXPECT_NEAR(P[0], 1.5, 1e-14);
   EXPECT_EQ(P[1], 0.0);
   EXPECT_LE(result.sweeps, 3);
@@ -207,12 +207,12 @@ TEST(PositionProjection, SolvesTheNormalComplementarityByGaussSeidel) {
   EXPECT_NEAR(dq[1][0], 1.5, 1e-14);
   EXPECT_EQ(dq[2], Vec6::Zero());
   // the second closed and alone: pulled shut, P = −g⁺ / W = −0.5, γ = 0
-  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Skipped, ProjectedRow::Closed}, 1e-14, 100, P, dq);
+  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Skipped, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
   EXPECT_EQ(P[0], 0.0);
   EXPECT_NEAR(P[1], -0.5, 1e-14);
   // closed beside the first, which pushes it open: the pull stops at its bound −0.5 and the
   // first takes P = (3 + 0.5) / 2 = 1.75 (the exact γ = 0 would need P = (7/3, −5/3))
-  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Closed}, 1e-14, 100, P, dq);
+  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
   EXPECT_NEAR(P[0], 1.75, 1e-13);
   EXPECT_NEAR(P[1], -0.5, 1e-13);
 }
@@ -262,7 +262,7 @@ TEST(PositionProjection, SweepsOnTheBodiesAreThoseOnTheAssembledW) {
   const solvers::DelassusMatrix W = assemble_delassus(jacobians, nb + 1);
   Eigen::VectorXd P;
   std::vector<Vec6> dq;
-  const ProjectionResult result = project_gaps(jacobians, W, nb + 1, gap, rows, 0.0, 40, P, dq);
+  const ProjectionResult result = project_gaps(jacobians, W, nb + 1, gap, rows, {0.0, 40}, P, dq);
   EXPECT_EQ(result.sweeps, 40);
   const Eigen::VectorXd expected = project_on_assembled_w(W, gap, rows, 40);
   // the products of eq. (2) summed in another order: differences of round-off
@@ -272,6 +272,51 @@ TEST(PositionProjection, SweepsOnTheBodiesAreThoseOnTheAssembledW) {
   for (int i = 0; i < nc; ++i)
     for (int side = 0; side < 2; ++side)
       if (jacobians[i].movable[side]) moves[jacobians[i].body[side]] += jacobians[i].Y[side].col(0) * P[i];
+  for (int b = 0; b <= nb; ++b) EXPECT_LE((dq[b] - moves[b]).norm(), 1e-12 * (1.0 + moves[b].norm())) << b;
+}
+
+
+TEST(PositionProjection, MixedSweepsLiftAColumnOfOverlapsInFewerSweeps) {
+  // a column of 30 bodies (mass 2) on a fixed one, each contact 1 mm into overlap along its normal:
+  // the correction must carry down the column, which Gauss–Seidel does a contact per sweep. Mixing
+  // (eq. (6)) gives the same P, within the bounds, in fewer sweeps, and Δq stays eq. (4) of P
+  const int nb = 30;
+  std::vector<ContactJacobian> jacobians(nb);
+  for (int i = 0; i < nb; ++i) {
+    contact::ContactPoint c;
+    c.a = i == 0 ? nb : i - 1;
+    c.b = i;
+    c.R_WC = Mat3::Identity();
+    ContactJacobian& J = jacobians[i];
+    fill_jacobian(c, Vec3::Zero(), Vec3::Zero(), J);
+    for (int side = 0; side < 2; ++side) {
+      J.movable[side] = J.body[side] < nb;
+      J.Y[side] = J.movable[side] ? Mat63(0.5 * J.G[side].transpose()) : Mat63::Zero();
+    }
+  }
+  const solvers::DelassusMatrix W = assemble_delassus(jacobians, nb + 1);
+  const Eigen::VectorXd gap = Eigen::VectorXd::Constant(nb, -1e-3);
+  const std::vector<ProjectedRow> rows(nb, ProjectedRow::Unilateral);
+  Eigen::VectorXd plain, mixed;
+  std::vector<Vec6> dq_plain, dq;
+  const ProjectionResult by_plain = project_gaps(jacobians, W, nb + 1, gap, rows, {1e-12, 20000, 0}, plain, dq_plain);
+  const ProjectionResult by_mixed = project_gaps(jacobians, W, nb + 1, gap, rows, {1e-12, 20000, 3}, mixed, dq);
+  // every contact ends touching, γ = 0: W_nn P = −g⁺ with W_nn the chain's tridiagonal matrix
+  Eigen::MatrixXd W_nn(nb, nb);
+  const Eigen::MatrixXd W_dense = W.to_dense();
+  for (int i = 0; i < nb; ++i)
+    for (int j = 0; j < nb; ++j) W_nn(i, j) = W_dense(3 * i, 3 * j);
+  const Eigen::VectorXd exact = W_nn.ldlt().solve(-gap);
+  ASSERT_GT(exact.minCoeff(), 0.0);
+  // measured: 7 911 sweeps plain, 31 mixed
+  EXPECT_LT(by_mixed.sweeps, by_plain.sweeps / 10);
+  // the sweeps stop once no γ changes by 1e-12 m, 1e-9 of the overlaps; W_nn's condition number,
+  // about 4 (N + 1)² / π² ≈ 400, bounds P's relative error by about 4e-7 (measured 4e-10 plain, 7e-14 mixed)
+  for (const Eigen::VectorXd* P : {&plain, &mixed}) EXPECT_LE((*P - exact).norm(), 4e-7 * exact.norm());
+  std::vector<Vec6> moves(nb + 1, Vec6::Zero());
+  for (int i = 0; i < nb; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (jacobians[i].movable[side]) moves[jacobians[i].body[side]] += jacobians[i].Y[side].col(0) * mixed[i];
   for (int b = 0; b <= nb; ++b) EXPECT_LE((dq[b] - moves[b]).norm(), 1e-12 * (1.0 + moves[b].norm())) << b;
 }
 
