@@ -6,11 +6,10 @@
 
 #include <algorithm>
 
-
 namespace nscd::solvers::detail {
 
 AndersonMixing::AndersonMixing(int depth, Eigen::Index nx, Eigen::Index ny) : m_depth(depth) {
-  NSCD_DEMAND(depth >= 0 && nx >= 0 && ny >= 0);
+  NSCD_DEMAND(depth >= 0 && depth <= kMaxDepth && nx >= 0 && ny >= 0);
   if (depth == 0) return;
   m_dF.resize(nx, depth);
   m_dG.resize(nx, depth);
@@ -31,8 +30,8 @@ bool AndersonMixing::start_sweep(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen
 }
 
 void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& y) {
-  Eigen::VectorXd f = x - m_start;
-  const double f_norm = f.norm();
+  m_f_next = x - m_start;
+  const double f_norm = m_f_next.norm();
   if (m_recorded && f_norm > m_f_norm) {
     // the safeguard: drop the differences
     m_columns = 0;
@@ -40,14 +39,14 @@ void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Ei
     ++m_restarts;
   } else if (m_recorded) {
     const int c = m_next;
-    m_dF.col(c) = f - m_f;
+    m_dF.col(c) = m_f_next - m_f;
     m_dG.col(c) = x - m_g;
     m_dY.col(c) = y - m_y;
     m_columns = std::min(m_columns + 1, m_depth);
     m_next = (c + 1) % m_depth;
     for (int j = 0; j < m_columns; ++j) m_gram(c, j) = m_gram(j, c) = m_dF.col(c).dot(m_dF.col(j));
   }
-  m_f = std::move(f);
+  m_f.swap(m_f_next);
   m_g = x;
   m_y = y;
   m_f_norm = f_norm;
@@ -57,10 +56,12 @@ void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Ei
 bool AndersonMixing::mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y) {
   const int k = m_columns;
   // eq. (2) by the normal equations, with a Tikhonov term at round-off level of ΔFᵀΔF's scale
-  Eigen::MatrixXd A = m_gram.topLeftCorner(k, k);
+  using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDepth, kMaxDepth>;
+  using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxDepth, 1>;
+  Small A = m_gram.topLeftCorner(k, k);
   A.diagonal().array() += 1e-12 * A.diagonal().maxCoeff();
-  const Eigen::VectorXd b = m_dF.leftCols(k).transpose() * m_f;
-  const Eigen::VectorXd gamma = A.ldlt().solve(b);
+  const SmallVector b = m_dF.leftCols(k).transpose() * m_f;
+  const SmallVector gamma = Eigen::LDLT<Small>(A).solve(b);
   if (!gamma.allFinite()) {
     m_columns = 0;
     m_next = 0;

@@ -22,7 +22,8 @@
 /// for nonsmooth maps: when ‖f_k‖ > ‖f_{k−1}‖, the sweep from the mixed point did worse than the
 /// one before it (an active set changed), the differences are dropped and sweep k + 1 starts
 /// from G(x_k). All sums run on the calling thread in a fixed order: the result does not depend
-/// on the number of threads.
+/// on the number of threads. Memory is taken when the object is made and at the first two
+/// sweeps, none after: eq. (2)'s small system lives on the stack (depth at most kMaxDepth).
 ///
 /// References: [Anderson 1965] Iterative procedures for nonlinear integral equations, J. ACM 12;
 ///             [Walker & Ni 2011] Anderson acceleration for fixed-point iterations, SIAM J. Numer.
@@ -36,7 +37,9 @@ namespace nscd::solvers::detail {
 /// Eqs. (1)–(4) over the sweeps of one solve; depth m = 0 leaves every sweep as it is.
 class AndersonMixing {
  public:
-  /// For x of size nx and y of size ny (0: none). @pre depth ≥ 0.
+  static constexpr int kMaxDepth = 16;
+
+  /// For x of size nx and y of size ny (0: none). @pre 0 ≤ depth ≤ kMaxDepth.
   AndersonMixing(int depth, Eigen::Index nx, Eigen::Index ny);
 
   /// Before each sweep but the first: (x, y) = (G(x_k), L G(x_k)) are where the last sweep
@@ -59,6 +62,7 @@ class AndersonMixing {
   int m_next = 0;                    // the column the next difference takes
   Eigen::VectorXd m_start;           // x_k, where the current sweep started
   Eigen::VectorXd m_f, m_g, m_y;     // f, G(x), L G(x) of the last sweep recorded
+  Eigen::VectorXd m_f_next;          // workspace: f of the sweep being recorded
   double m_f_norm = 0.0;             // ‖f‖ of the last sweep recorded
   bool m_started = false, m_recorded = false;
   int m_mixed = 0, m_restarts = 0;

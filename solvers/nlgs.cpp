@@ -2,7 +2,6 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
-#include "solvers/anderson_mixing.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_common.hpp"
@@ -76,7 +75,9 @@ SweepNorms sum_chunks(const std::vector<SweepNorms>& chunk_norms) {
 void check_options(const NlgsOptions& options) {
   NSCD_THROW_UNLESS(options.omega > 0.0 && options.omega < 2.0, "NLGS relaxation omega must be in (0, 2), got {}",
                     options.omega);
-  NSCD_THROW_UNLESS(options.anderson_depth >= 0, "NLGS anderson_depth must be ≥ 0, got {}", options.anderson_depth);
+  NSCD_THROW_UNLESS(options.anderson_depth >= 0 && options.anderson_depth <= NlgsOptions::max_anderson_depth,
+                    "NLGS anderson_depth must be in [0, {}], got {}", NlgsOptions::max_anderson_depth,
+                    options.anderson_depth);
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0, "NLGS max_iterations must be ≥ 0, got {}",
                     options.stopping.max_iterations);
   NSCD_THROW_UNLESS(options.stopping.min_iterations >= 1, "NLGS min_iterations must be ≥ 1, got {}",

@@ -45,6 +45,7 @@
 ///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018];
 ///             [Lozovskiy & Dubois 2016] (Algorithm 1, for PreparedNlgs) Comput. Mech.
 
+#include "solvers/anderson_mixing.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/local_solver.hpp"
 #include "solvers/solver_result.hpp"
@@ -63,7 +64,8 @@ namespace nscd::solvers {
 struct NlgsOptions {
   Stopping stopping{1e-6, 1000, 1};  // on error_measure eq. (3); sweeps (stopping.hpp)
   double omega = 1.0;         // relaxation, in (0, 2)
-  int anderson_depth = 3;     // sweeps mixed by anderson_mixing.hpp (0: plain Gauss–Seidel)
+  static constexpr int max_anderson_depth = detail::AndersonMixing::kMaxDepth;
+  int anderson_depth = 3;     // sweeps mixed by anderson_mixing.hpp, at most max_anderson_depth (0: plain Gauss–Seidel)
   LocalSolverKind local_solver = LocalSolverKind::AlartCurnier;  // local_solver.hpp
   // progress test (0: none): the solve stops short, status MaxIterations, when the full error
   // has not fallen below stall_factor × its value at least stall_window sweeps before
@@ -82,7 +84,8 @@ struct NlgsOptions {
 /// or when the progress test of stall_window stops the sweeps earlier (then logged at debug
 /// level). Bitwise the same result for any number of threads (those of the current TBB arena);
 /// allocates only before the sweeps. Same as PreparedNlgs(p, options).solve(r0).
-/// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2)
+/// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2),
+///         if anderson_depth ∉ [0, 16],
 ///         if max_iterations < 0, min_iterations < 1, stall_window < 0 or stall_factor ∉ (0, 1).
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0);
 

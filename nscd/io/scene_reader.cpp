@@ -85,7 +85,11 @@ SolverSettings read_solver(const Value& v) {
   }
   if (const auto x = v.find("relaxation"))
     s.relaxation = x->number_if([](double w) { return w > 0 && w < 2; }, "a number in (0, 2)");
-  if (const auto x = v.find("anderson_depth")) s.anderson_depth = x->integer_at_least(0);
+  if (const auto x = v.find("anderson_depth")) {
+    s.anderson_depth = x->integer_at_least(0);
+    if (s.anderson_depth > solvers::NlgsOptions::max_anderson_depth)
+      x->fail_expected(fmt::format("an integer ≤ {}", solvers::NlgsOptions::max_anderson_depth));
+  }
   if (const auto x = v.find("inner_tolerance")) s.inner_tolerance = x->positive();
   if (const auto x = v.find("inner_max_iterations")) s.inner_max_iterations = x->integer_at_least(1);
   if (const auto x = v.find("fail_on_divergence")) s.fail_on_divergence = x->boolean();

@@ -551,6 +551,7 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
       {[](json& s) { s["solver"] = {{"max_iterations", 5}, {"min_iterations", 10}}; },
        "solver.min_iterations: expected an integer ≤ max_iterations (5)"},
       {[](json& s) { s["solver"] = {{"anderson_depth", 1.5}}; }, "solver.anderson_depth: expected an integer ≥ 0"},
+      {[](json& s) { s["solver"] = {{"anderson_depth", 17}}; }, "solver.anderson_depth: expected an integer ≤ 16"},
       {[](json& s) { s["interactions"][0]["restitution"] = 1.5; }, "interactions[0].restitution"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "block"}}}; }, "probes[0]: expected exactly one of"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "blok"}, {"point", {0, 0, 0}}}}; },
