@@ -62,6 +62,7 @@ struct SolveOptions {
   std::string solver = "auto";                    // a name of solvers::solver_variants()
   double tolerance = 1e-4;                        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 10000;
+  int anderson_depth = 3;                         // NLGS sweeps mixed (solvers/anderson_mixing.hpp), 0: none
   std::optional<std::filesystem::path> solution;  // where to write (r, u)
 };
 

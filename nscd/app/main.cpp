@@ -94,6 +94,9 @@ void add_solve_command(CLI::App& app, Commands& c) {
   cmd->add_option("--solver", solve.solver, solver_help)->default_val("auto");
   cmd->add_option("--tolerance", solve.tolerance, "tolerance on the error measure")->default_val(1e-4);
   cmd->add_option("--max-iterations", solve.max_iterations, "iteration budget")->default_val(10000);
+  cmd->add_option("--anderson-depth", solve.anderson_depth,
+                  "sweeps of nlgs and auto mixed by Anderson's method, 0 for plain Gauss-Seidel")
+      ->default_val(3);
   cmd->add_option("--solution", c.solution_file, "write the problem and its solution (r, u) to this FCLIB file");
 }
 

@@ -3,7 +3,6 @@
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/solve.hpp"
 
-
 #include <chrono>
 #include <cstdio>
 
@@ -14,6 +13,10 @@ int solve_command(const SolveOptions& o) {
   solvers::SolverOptions options = solvers::parse_solver_variant(o.solver, "--solver");
   NSCD_THROW_UNLESS(o.tolerance > 0, "--tolerance {}: expected a positive number", o.tolerance);
   NSCD_THROW_UNLESS(o.max_iterations >= 1, "--max-iterations {}: expected a positive count", o.max_iterations);
+  NSCD_THROW_UNLESS(o.anderson_depth >= 0 && o.anderson_depth <= solvers::NlgsOptions::max_anderson_depth,
+                    "--anderson-depth {}: expected an integer in [0, {}]", o.anderson_depth,
+                    solvers::NlgsOptions::max_anderson_depth);
+  options.nlgs.anderson_depth = options.automatic.nlgs.anderson_depth = o.anderson_depth;
   const io::FclibProblem read = io::read_fclib_problem(o.problem);
 
   // solve from r = 0, timed
