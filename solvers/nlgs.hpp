@@ -83,7 +83,8 @@ struct NlgsOptions {
 /// MaxIterations when the tolerance is not reached within options.stopping.max_iterations sweeps,
 /// or when the progress test of stall_window stops the sweeps earlier (then logged at debug
 /// level). Bitwise the same result for any number of threads (those of the current TBB arena);
-/// allocates only before the sweeps. Same as PreparedNlgs(p, options).solve(r0).
+/// allocates only before the sweeps and, for the mixing's vectors, in its first two
+/// (anderson_mixing.hpp). Same as PreparedNlgs(p, options).solve(r0).
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2),
 ///         if anderson_depth ∉ [0, 16],
 ///         if max_iterations < 0, min_iterations < 1, stall_window < 0 or stall_factor ∉ (0, 1).
