@@ -33,10 +33,7 @@ void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Ei
   m_f_next = x - m_start;
   const double f_norm = m_f_next.norm();
   if (m_recorded && f_norm > m_f_norm) {
-    // the safeguard: drop the differences
-    m_columns = 0;
-    m_next = 0;
-    ++m_restarts;
+    restart();  // the safeguard
   } else if (m_recorded) {
     const int c = m_next;
     m_dF.col(c) = m_f_next - m_f;
@@ -53,6 +50,12 @@ void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Ei
   m_recorded = true;
 }
 
+void AndersonMixing::restart() {
+  m_columns = 0;
+  m_next = 0;
+  ++m_restarts;
+}
+
 bool AndersonMixing::mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y) {
   const int k = m_columns;
   // eq. (2) by the normal equations, with a Tikhonov term at round-off level of ΔFᵀΔF's scale
@@ -63,9 +66,7 @@ bool AndersonMixing::mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::Vector
   const SmallVector b = m_dF.leftCols(k).transpose() * m_f;
   const SmallVector gamma = Eigen::LDLT<Small>(A).solve(b);
   if (!gamma.allFinite()) {
-    m_columns = 0;
-    m_next = 0;
-    ++m_restarts;
+    restart();
     return false;
   }
   // eqs. (3)–(4)

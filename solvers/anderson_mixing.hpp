@@ -54,6 +54,7 @@ class AndersonMixing {
  private:
   void record(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& y);
   bool mix(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y);  // false, and a restart, if eq. (2) has no finite γ
+  void restart();  // drops the differences
 
   int m_depth;
   Eigen::MatrixXd m_dF, m_dG, m_dY;  // eq. (1), column j % m_depth of difference j

@@ -34,7 +34,8 @@
 /// evaluation, is below the tolerance. The returned error is always that of the returned (r, u).
 /// Every sweep after the first starts from the Anderson mixing of the sweeps before it
 /// (anderson_mixing.hpp, depth NlgsOptions::anderson_depth), which the sweep's Δr and the
-/// stopping test see as any start. A warm-started solve of a structure at rest meets the tolerance after one sweep. A forward pass
+/// stopping test see as any start.
+/// A warm-started solve of a structure at rest meets the tolerance after one sweep. A forward pass
 /// alone carries a change of load along a column of blocks in one direction only, so the rocking
 /// mode of a tall stack, seeded by round-off, was answered a step late and grew, by about ten
 /// times every 10⁴ steps (docs/robustness.md), below any tolerance's sight. The backward pass of
