@@ -5,6 +5,7 @@
 #include "nscd/step/penalty_contact.hpp"
 #include "nscd/step/rolling_resistance.hpp"
 
+#include "solvers/anderson_mixing.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
 
@@ -22,19 +23,28 @@ int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWo
 
 // Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on W and q relinearised
 // before each, until the error meets the tolerance after at least min_iterations sweeps; from r,
-// after the inner loop's count `inner`; returns the largest inner count
+// after the inner loop's count `inner`; returns the largest inner count. An outer iteration is a
+// map r ↦ G(r), the sweep from r at the linearisation of the inner loop's state for r; every
+// outer iteration but the first starts from the Anderson mixing of the last ones
+// (solvers/anderson_mixing.hpp eqs. (1)–(3), depth options.anderson_depth), and the inner loop
+// then runs on the mixed r, so that the next linearisation is that of the r its sweep starts
+// from. The last sweep's r is never mixed: the step ends on a sweep's output and its inner state.
 int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& options, Eigen::VectorXd r, int inner,
                   StepWorkspace& ws) {
   solvers::PreparedNlgs nlgs(ws.contacts.problem, options);  // relinearize() keeps W's pattern
+  solvers::detail::AndersonMixing mixing(options.anderson_depth, r.size(), 0);
+  Eigen::VectorXd no_image;
+  mixing.start_sweep(r, no_image);
   while (nlgs.sweeps_left() > 0) {
     relinearize(m, s, ws);
     ws.contacts.solution = nlgs.sweep(r);
     if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
     r = ws.contacts.solution.r;
+    const bool done = ws.contacts.solution.status == solvers::SolverStatus::Converged &&
+                      ws.contacts.solution.iterations >= options.stopping.min_iterations;
+    if (!done && nlgs.sweeps_left() > 0) mixing.start_sweep(r, no_image);
     inner = std::max(inner, solve_inner(m, s, r, ws));
-    if (ws.contacts.solution.status == solvers::SolverStatus::Converged &&
-        ws.contacts.solution.iterations >= options.stopping.min_iterations)
-      break;
+    if (done) break;
   }
   return inner;
 }

@@ -102,16 +102,49 @@ TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
     differences.push_back(relative_difference(u, tl));
   }
   // measured: full FFR 0.27 % (validation.md), 48 modes 0.44 %, 12 modes 2.8 % (performance.md,
-  // "FFR with modal reduction"; 0.19, 0.31 and 1.0 % after later solver changes): 12 modes miss
-  // the local deformation at the rocking edges, so the "within the full FFR's" holds from
-  // 48 modes on. Bounds: the measured values and a margin for the solver tolerance 1e-5, whose
-  // changes move u_x by up to 0.9 % (validation.md) but move full and modal runs alike here. 12
+  // "FFR with modal reduction"; 0.19, 0.31 and 1.0 % after later solver changes; 0.56, 0.36 and
+  // 0.79 % since Algorithm 1's outer iterations are Anderson-mixed): 12 modes miss the local
+  // deformation at the rocking edges, so the "within the full FFR's" holds from 48 modes
+  // on. Bounds: the measured values and a margin for the solver tolerance 1e-5, whose changes
+  // move u_x by up to 0.9 % (validation.md): full FFR at 1e-6 is 0.62 % from TL with mixed and
+  // with plain outer iterations alike, so its 0.19 % at 1e-5 was a chance of the path. 12
   // modes + the static correction of the joints meet the claim only at tolerance 1e-7 (0.35 %
   // against full FFR's 0.38 %, validation.md), a run of 90 s: not checked here
-  EXPECT_LT(differences[0], 0.004);
+  EXPECT_LT(differences[0], 0.007);
   EXPECT_LT(differences[1], 0.006);
   EXPECT_LT(differences[2], 0.035);
   EXPECT_GT(differences[2], differences[1]);
+}
+
+// the first `steps` steps of §4.2 with 12 modes per block at tolerance 1e-7, Algorithm 1's outer
+// iterations mixed at `depth` (0: plain sweeps): their sum, and the steps short of the tolerance
+std::pair<long, int> three_blocks_outer_iterations(int depth, int steps) {
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
+  scene.ffr.modes = 12;
+  scene.solver.tolerance = 1e-7;
+  scene.solver.anderson_depth = depth;
+  test::Simulation sim(scene);
+  long outer = 0;
+  int short_steps = 0;
+  for (int n = 0; n < steps; ++n) {
+    const StepReport report = sim.advance();
+    EXPECT_EQ(report.status, StepStatus::Ok);
+    outer += report.solver_iterations;
+    short_steps += report.solver_error > 1e-7 ? 1 : 0;
+  }
+  return {outer, short_steps};
+}
+
+TEST(ModalFfr, ThreeBlocksConvergeInFewerOuterIterationsWhenMixed) {
+  // contact_solve.cpp: each outer iteration of Algorithm 1, one NLGS sweep at the linearisation of
+  // its start, starts from the Anderson mixing of the last three. Measured over the first 100
+  // steps (the blocks settle on their contacts, which 12 modes leave nearly rigid): 35 645 outer
+  // iterations with 21 steps at the budget of 1 000 plain, 12 926 with 5 mixed. The bound, half
+  // of plain, leaves room for the path's changes; mixing that did nothing would fail it
+  const auto [plain, plain_short] = three_blocks_outer_iterations(0, 100);
+  const auto [mixed, mixed_short] = three_blocks_outer_iterations(3, 100);
+  EXPECT_LT(mixed, plain / 2);
+  EXPECT_LT(mixed_short, plain_short);
 }
 
 // "static_correction": "joints" (modal_basis.hpp eqs. 5–7, joint_loads.hpp): a normal load at each
