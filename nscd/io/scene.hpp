@@ -35,7 +35,7 @@ struct SolverSettings {
   int max_iterations = 1000;
   int min_iterations = 1;         // auto, nlgs: sweeps before the stopping test may end a step's solve
   double relaxation = 1.0;        // ω ∈ (0, 2)
-  int anderson_depth = 3;         // nlgs, auto, position projection: sweeps mixed by solvers/anderson_mixing.hpp (0: none)
+  int anderson_depth = 3;         // nlgs, auto, Algorithm 1, position projection: sweeps mixed by solvers/anderson_mixing.hpp (0: none)
   double inner_tolerance = 1e-6;  // FFR/TL inner loop
   int inner_max_iterations = 50;
   bool fail_on_divergence = false; // non-convergence stops the run with exit code 3
