@@ -18,10 +18,10 @@
 /// backtracking on ψ = ½ Fᵀ M⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
 /// (or after inner_max_iterations), and its r becomes the next anchor: an inexact proximal step,
 /// ‖F‖ down by 10⁻³ from its value at the step's start, which shrinks with the anchors' moves
-/// (the kind of bound of [Rockafellar 1976]'s criteria (A) and (B)). Solving each step further only repeats the same r
-/// (ψ from 1e-12 to 1e-25 in two more Newton iterations on the shaking wall's dump, the error
-/// unchanged) and, since ρ grows back only after steps solved in at most two iterations, keeps ρ
-/// soft: the proximal steps then contract by a few per cent each. Where backtracking finds
+/// (the kind of bound of [Rockafellar 1976]'s criteria (A) and (B)). Solving each step further
+/// only repeats the same r (ψ from 1e-12 to 1e-25 in two more Newton iterations on the shaking
+/// wall's dump, the error unchanged) and, since ρ grows back only after steps solved in at most
+/// two iterations, keeps ρ soft: the proximal steps then contract by a few per cent each. Where backtracking finds
 /// no descent or damps the step below 1/16 (the nonsmooth Coulomb law, far from the solution),
 /// the step ends at once, ρ is divided by 10, a softer proximal problem, and the next anchor is
 /// the r of lowest error so far, with Δv = M⁻¹ Hᵀ r: a step that failed at a stiff ρ may have
