@@ -21,13 +21,13 @@
 /// (the kind of bound of [Rockafellar 1976]'s criteria (A) and (B)). Solving each step further
 /// only repeats the same r (ψ from 1e-12 to 1e-25 in two more Newton iterations on the shaking
 /// wall's dump, the error unchanged) and, since ρ grows back only after steps solved in at most
-/// two iterations, keeps ρ soft: the proximal steps then contract by a few per cent each. Where backtracking finds
-/// no descent or damps the step below 1/16 (the nonsmooth Coulomb law, far from the solution),
-/// the step ends at once, ρ is divided by 10, a softer proximal problem, and the next anchor is
-/// the r of lowest error so far, with Δv = M⁻¹ Hᵀ r: a step that failed at a stiff ρ may have
-/// thrown r far from where the steps before had brought it (on the arch's dump, from an error of
-/// 6e-8 to 2e-4). A step solved in at most two Newton iterations lets ρ grow back by 10, up to
-/// 10⁶ times its initial value. A fixed point r = r_k
+/// two iterations, keeps ρ soft: the proximal steps then contract by a few per cent each.
+/// Where backtracking finds no descent or damps the step below 1/16 (the nonsmooth Coulomb law,
+/// far from the solution), the step ends at once, ρ is divided by 10, a softer proximal problem,
+/// and the next anchor is the r of lowest error so far, with Δv = M⁻¹ Hᵀ r: a step that failed
+/// at a stiff ρ may have thrown r far from where the steps before had brought it (on the arch's
+/// dump, from an error of 6e-8 to 2e-4). A step solved in at most two Newton iterations lets ρ
+/// grow back by 10, up to 10⁶ times its initial value. A fixed point r = r_k
 /// solves the Alart–Curnier equations, that is the Signorini–Coulomb problem itself. Where
 /// redundant contacts make W singular, J stays regular (M is), and r converges to one of the
 /// equivalent solutions [Rockafellar 1976]. The returned r is that of the lowest error

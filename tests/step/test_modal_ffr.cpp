@@ -119,9 +119,10 @@ TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
 // the first `steps` steps of §4.2 with 12 modes per block at tolerance 1e-7, Algorithm 1's outer
 // iterations mixed at `depth` (0: plain sweeps): their sum, and the steps short of the tolerance
 std::pair<long, int> three_blocks_outer_iterations(int depth, int steps) {
+  constexpr double kTolerance = 1e-7;
   io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
   scene.ffr.modes = 12;
-  scene.solver.tolerance = 1e-7;
+  scene.solver.tolerance = kTolerance;
   scene.solver.anderson_depth = depth;
   test::Simulation sim(scene);
   long outer = 0;
@@ -130,7 +131,7 @@ std::pair<long, int> three_blocks_outer_iterations(int depth, int steps) {
     const StepReport report = sim.advance();
     EXPECT_EQ(report.status, StepStatus::Ok);
     outer += report.solver_iterations;
-    short_steps += report.solver_error > 1e-7 ? 1 : 0;
+    short_steps += report.solver_error > kTolerance ? 1 : 0;
   }
   return {outer, short_steps};
 }
