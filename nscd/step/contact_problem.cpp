@@ -143,6 +143,7 @@ void assemble(const Model& m, StepWorkspace& ws) {
   ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
                                             [&points](int p, int q) { return mesh_block(points[p], points[q]); });
   ws.contacts.delassus_assembled = true;
+  ++ws.contacts.delassus_assemblies;
 }
 
 // a rigid scene's contacts on their movable bodies (solvers/contact_bodies.hpp) and W's diagonal
@@ -250,6 +251,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   ActiveContacts& active = ws.contacts.active;
   active.clear();
   ws.mesh_points.clear();
+  ws.contacts.delassus_assemblies = 0;
   for_each_detected(ws, [&](const contact::ContactPoint& c, const std::array<MeshSide, 2>& sides) {
     activate(m, s, ws, c, sides);
   });
@@ -288,13 +290,17 @@ solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& cont
 }
 
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
+  relinearize_velocities(m, s, ws);
+  assemble(m, ws);
+}
+
+void relinearize_velocities(const Model& m, const State& s, StepWorkspace& ws) {
   for (MeshPoint& point : ws.mesh_points) orient_ffr_point(ws.ffr, point);
   ActiveContacts& active = ws.contacts.active;
   for (int i = 0; i < active.size(); ++i) {
     linearize(m, s, ws, active[i].point, active[i].sides, active.jacobian(i));
     ws.contacts.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
   }
-  assemble(m, ws);
 }
 
 }  // namespace nscd

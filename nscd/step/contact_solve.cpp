@@ -9,7 +9,12 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
+#include <limits>
+#include <optional>
+#include <vector>
 
 namespace nscd {
 namespace {
@@ -21,29 +26,73 @@ int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWo
   return std::max(rotations, solve_tl_bodies(m, s, ws.mesh_points, r, ws.tl));
 }
 
-// Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on W and q relinearised
-// before each, until the error meets the tolerance after at least min_iterations sweeps; from r,
-// after the inner loop's count `inner`; returns the largest inner count. An outer iteration is a
-// map r ↦ G(r), the sweep from r at the linearisation of the inner loop's state for r; every
-// outer iteration but the first starts from the Anderson mixing of the last ones
+// the FFR bodies' current rotations O_{i+1}
+std::vector<Mat3> ffr_rotations(const StepWorkspace& ws) {
+  std::vector<Mat3> O;
+  O.reserve(ws.ffr.size());
+  for (const FfrStepData& data : ws.ffr) O.push_back(data.rotation.O);
+  return O;
+}
+
+// the largest angle [rad] by which an FFR body has turned from its rotation in `from`
+double largest_turn(const StepWorkspace& ws, const std::vector<Mat3>& from) {
+  double angle = 0.0;
+  for (std::size_t d = 0; d < from.size(); ++d)
+    angle = std::max(angle, Eigen::AngleAxisd(Mat3(from[d].transpose() * ws.ffr[d].rotation.O)).angle());
+  return angle;
+}
+
+// Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on q relinearised before
+// each, until the error meets the tolerance after at least min_iterations sweeps; from r, after
+// the inner loop's count `inner`; returns the largest inner count. An outer iteration is a map
+// r ↦ G(r), the sweep from r at the linearisation of the inner loop's state for r; every outer
+// iteration but the first starts from the Anderson mixing of the last ones
 // (solvers/anderson_mixing.hpp eqs. (1)–(3), depth options.anderson_depth), and the inner loop
 // then runs on the mixed r, so that the next linearisation is that of the r its sweep starts
 // from. The last sweep's r is never mixed: the step ends on a sweep's output and its inner state.
+// W, whose assembly costs several sweeps on deformable bodies (every pair of points on one
+// body), is assembled again only once a body has turned by more than the tolerance (in radians)
+// since its last assembly, which the outer iterations of one step seldom add up to. A sweep on an
+// older W that converges, or ends the budget, is judged again on W and q relinearised at the
+// rotations of its own r: the loop stops only on an error measured at an exact linearisation.
 int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& options, Eigen::VectorXd r, int inner,
                   StepWorkspace& ws) {
   solvers::PreparedNlgs nlgs(ws.contacts.problem, options);  // relinearize() keeps W's pattern
   solvers::detail::AndersonMixing mixing(options.anderson_depth, r.size(), 0);
   Eigen::VectorXd no_image;
   mixing.start_sweep(r, no_image);
-  while (nlgs.sweeps_left() > 0) {
+  std::optional<std::vector<Mat3>> assembled_at;  // the rotations W was last assembled at
+  const auto assemble = [&] {
     relinearize(m, s, ws);
-    ws.contacts.solution = nlgs.sweep(r);
-    if (ws.contacts.solution.status == solvers::SolverStatus::NonFinite) return inner;
-    r = ws.contacts.solution.r;
-    const bool done = ws.contacts.solution.status == solvers::SolverStatus::Converged &&
-                      ws.contacts.solution.iterations >= options.stopping.min_iterations;
+    assembled_at = ffr_rotations(ws);
+  };
+  solvers::SolverResult& solution = ws.contacts.solution;
+  while (nlgs.sweeps_left() > 0) {
+    const double turn = assembled_at ? largest_turn(ws, *assembled_at) : std::numeric_limits<double>::infinity();
+    if (turn > options.stopping.tolerance) {
+      assemble();
+    } else {
+      relinearize_velocities(m, s, ws);
+    }
+    const bool older_w = turn > 0.0 && turn <= options.stopping.tolerance;
+    solution = nlgs.sweep(r);
+    if (solution.status == solvers::SolverStatus::NonFinite) return inner;
+    r = solution.r;
+    bool done =
+        solution.status == solvers::SolverStatus::Converged && solution.iterations >= options.stopping.min_iterations;
     if (!done && nlgs.sweeps_left() > 0) mixing.start_sweep(r, no_image);
     inner = std::max(inner, solve_inner(m, s, r, ws));
+    if (older_w && (done || nlgs.sweeps_left() == 0)) {
+      assemble();
+      const solvers::FrictionProblem& p = ws.contacts.problem;
+      solution.error = solvers::error_measure(p, r, p.W.apply(r) + p.q);
+      done = solution.error <= options.stopping.tolerance && solution.iterations >= options.stopping.min_iterations;
+      solution.status = done ? solvers::SolverStatus::Converged : solvers::SolverStatus::MaxIterations;
+      if (!done && nlgs.sweeps_left() > 0) {  // the next sweep from the mixed r, at its rotations
+        mixing.start_sweep(r, no_image);
+        inner = std::max(inner, solve_inner(m, s, r, ws));
+      }
+    }
     if (done) break;
   }
   return inner;
