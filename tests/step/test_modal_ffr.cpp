@@ -116,7 +116,6 @@ TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
   EXPECT_GT(differences[2], differences[1]);
 }
 
-// the first `steps` steps of §4.2 with 12 modes per block at tolerance 1e-7, Algorithm 1's outer
 // Algorithm 1 at `tolerance` over the first `steps` steps of §4.2 with 12 modes, mixed at `depth`
 // (0: plain sweeps)
 struct OuterIterations {
