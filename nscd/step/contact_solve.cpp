@@ -45,9 +45,9 @@ double largest_turn(const StepWorkspace& ws, const std::vector<Mat3>& from) {
 // Outer iterations without a new lowest error after which the mixing of Algorithm 1 pauses for as
 // many, then starts afresh: mixed outer iterations can fall into a cycle (on a step of the three
 // blocks of [Lozovskiy & Dubois 2016] §4.2 with 12 modes at 1e-5, six errors from 6e-5 to 2e-3,
-// repeated until the budget ran out), which plain sweeps leave. The steps that converge, on §4.2
-// and on the arch, find a new lowest error well within 100 outer iterations (with 30, the arch's
-// full-mesh steps took a quarter more outer iterations).
+// repeated until the budget ran out), which plain sweeps leave. With 100, the arch's steps take
+// the outer iterations they took without the pause, and §4.2 at 1e-7 a few fewer; with 30, the
+// arch's full-mesh steps took a quarter more (docs/performance.md, "Pausing the mixing").
 constexpr int kMixingPause = 100;
 
 // Algorithm 1 by NLGS sweeps, one per outer iteration as in the paper, on q relinearised before
@@ -82,6 +82,10 @@ int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& op
   const auto next_start = [&] {
     if (mixed) mixing.start_sweep(r, no_image);
   };
+  const auto finished = [&] {
+    return solution.status == solvers::SolverStatus::Converged &&
+           solution.iterations >= options.stopping.min_iterations;
+  };
   while (nlgs.sweeps_left() > 0) {
     const double turn = assembled_at ? largest_turn(ws, *assembled_at) : std::numeric_limits<double>::infinity();
     if (turn > options.stopping.tolerance) {
@@ -93,8 +97,7 @@ int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& op
     solution = nlgs.sweep(r);
     if (solution.status == solvers::SolverStatus::NonFinite) return inner;
     r = solution.r;
-    bool done =
-        solution.status == solvers::SolverStatus::Converged && solution.iterations >= options.stopping.min_iterations;
+    bool done = finished();
     if (solution.error < lowest_error || solution.iterations - lowest_at >= 2 * kMixingPause) {
       if (!mixed) mixing = solvers::detail::AndersonMixing(options.anderson_depth, r.size(), 0);
       lowest_error = solution.error;
@@ -107,8 +110,9 @@ int sweep_coupled(const Model& m, const State& s, const solvers::NlgsOptions& op
       assemble();
       const solvers::FrictionProblem& p = ws.contacts.problem;
       solution.error = solvers::error_measure(p, r, p.W.apply(r) + p.q);
-      done = solution.error <= options.stopping.tolerance && solution.iterations >= options.stopping.min_iterations;
-      solution.status = done ? solvers::SolverStatus::Converged : solvers::SolverStatus::MaxIterations;
+      solution.status = solution.error <= options.stopping.tolerance ? solvers::SolverStatus::Converged
+                                                                     : solvers::SolverStatus::MaxIterations;
+      done = finished();
       if (!done && nlgs.sweeps_left() > 0) {  // the next sweep from the mixed r, at its rotations
         next_start();
         inner = std::max(inner, solve_inner(m, s, r, ws));
