@@ -11,6 +11,7 @@
 
 #include "solvers/delassus.hpp"
 
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include <vector>
@@ -41,6 +42,14 @@ Eigen::SparseMatrix<double> sparse_on_pattern(const DelassusMatrix& W, Block&& b
 
 /// Eq. (1).
 Eigen::SparseMatrix<double> to_sparse(const DelassusMatrix& W, double shift);
+
+/// Eigen's LDLᵀ with the price of its factorisation, eq. (2), known after analyzePattern: a
+/// caller that factorises A prices it on the same symbolic analysis.
+class PricedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> {
+ public:
+  /// Eq. (2); valid after analyzePattern.
+  double factorization_operations() const;
+};
 
 /// Eq. (2); the analysis itself grows faster than the problem (7 s for 3·10⁵ contacts), so
 /// callers bound the number of contacts first.

@@ -209,7 +209,8 @@ bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
 }
 
-void build_body_form(const Model& m, StepWorkspace& ws) {
+solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
+  solvers::BodyCoupling form;
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(18 * static_cast<std::size_t>(m.nb()));
   for (int b = 0; b < m.nb(); ++b) {
@@ -225,8 +226,8 @@ void build_body_form(const Model& m, StepWorkspace& ws) {
     }
   }
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
-  ws.contacts.body_form.M.resize(n, n);
-  ws.contacts.body_form.M.setFromTriplets(entries.begin(), entries.end());
+  form.M.resize(n, n);
+  form.M.setFromTriplets(entries.begin(), entries.end());
   // H row by row, each contact's movable sides by increasing body (columns in order), then stored
   // by columns as BodyCoupling has it
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
@@ -244,7 +245,8 @@ void build_body_form(const Model& m, StepWorkspace& ws) {
     }
   }
   H.finalize();
-  ws.contacts.body_form.H = H;
+  form.H = H;
+  return form;
 }
 
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {

@@ -46,11 +46,11 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws);
 /// the rigid bodies' parts are fixed for the step.
 void relinearize_velocities(const Model& m, const State& s, StepWorkspace& ws);
 
-/// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) into
-/// ws.contacts.body_form: M = blockdiag(m I, J_W), J_W the inverse of the free motion's
+/// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) of the active
+/// contacts of ws: M = blockdiag(m I, J_W), J_W the inverse of the free motion's
 /// R̃ J_B⁻¹ R̃ᵀ (rigid_dynamics.hpp, FreeMotion::inv_inertia_W; identity blocks for the bodies
 /// without unknowns, which no contact touches), and H made of the blocks G of each movable side.
-void build_body_form(const Model& m, StepWorkspace& ws);
+solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws);
 
 /// What q adds to contact i's normal velocity beyond its free velocity: for a gap row,
 /// ((1 − θ) u_n⁻ + g/h)/θ, so that u_n ≥ 0 keeps θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0; otherwise

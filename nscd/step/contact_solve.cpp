@@ -166,10 +166,10 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
     return 0;
   }
   if (m.has_meshes()) return solve_coupled(m, s, ws);
-  const bool body_form = m.step.solver.type == solvers::SolverType::Auto &&
+  const bool on_bodies = m.step.solver.type == solvers::SolverType::Auto &&
                          solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()));
-  if (body_form) {
-    build_body_form(m, ws);
+  if (on_bodies) {
+    ws.contacts.body_form = body_form(m, ws);
   } else {
     ws.contacts.body_form = {};
   }
@@ -177,7 +177,7 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
   const solvers::DeferredDelassus deferred{&ws.contacts.bodies,
                                            [&]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
   const auto solve = [&](const Eigen::VectorXd& r0) {
-    return solvers::solve(ws.contacts.problem, m.step.solver, r0, body_form ? &ws.contacts.body_form : nullptr,
+    return solvers::solve(ws.contacts.problem, m.step.solver, r0, on_bodies ? &ws.contacts.body_form : nullptr,
                           &deferred);
   };
   // cohesion.hpp: the solve, again while bonds break (a scene has bonds or rolling resistance,

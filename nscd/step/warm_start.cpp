@@ -3,9 +3,12 @@
 #include "nscd/step/contact_problem.hpp"
 #include "solvers/stick_prediction.hpp"
 
+#include <Eigen/SparseCore>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace nscd {
 namespace {
@@ -14,20 +17,49 @@ namespace {
 // fraction of the smaller body's bounding radius
 constexpr double kWarmMatchFraction = 0.05;
 
+// the body form c's rows of the contacts `keep`
+solvers::BodyCoupling contact_rows(const solvers::BodyCoupling& c, const std::vector<int>& keep) {
+  std::vector<Eigen::Triplet<double>> ones;
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    for (int a = 0; a < 3; ++a) ones.emplace_back(static_cast<int>(3 * k) + a, 3 * keep[k] + a, 1.0);
+  Eigen::SparseMatrix<double> select(3 * static_cast<Eigen::Index>(keep.size()), c.H.rows());
+  select.setFromTriplets(ones.begin(), ones.end());
+  return {c.M, select * c.H};
+}
+
+// the stick prediction of the contacts `keep` of a rigid scene, on its body form (W holds its
+// diagonal blocks only: solvers/stick_prediction.hpp eq. (4) needs no more)
+std::optional<Eigen::VectorXd> stick_on_bodies(const Model& m, const StepWorkspace& ws, const std::vector<int>& keep) {
+  const solvers::FrictionProblem& p = ws.contacts.problem;
+  Eigen::VectorXd q(3 * static_cast<Eigen::Index>(keep.size()));
+  Eigen::VectorXd mu(static_cast<Eigen::Index>(keep.size()));
+  double trace = 0;
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    q.segment<3>(3 * static_cast<Eigen::Index>(k)) = p.q.segment<3>(3 * static_cast<Eigen::Index>(keep[k]));
+    mu[static_cast<Eigen::Index>(k)] = p.mu[keep[k]];
+    trace += p.W.diag(keep[k]).trace();
+  }
+  return solvers::stick_prediction(contact_rows(body_form(m, ws), keep), q, mu,
+                                   q.size() > 0 ? trace / static_cast<double>(q.size()) : 0.0);
+}
+
 // r0 = the stick prediction of the contacts activated by the predicted gap; gap rows start at 0.
 // Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
-// and the other contacts would take huge impulses to balance the pull.
+// and the other contacts would take huge impulses to balance the pull. On the body form in a
+// rigid scene, else on W.
 void stick_start(const Model& m, StepWorkspace& ws) {
-  const solvers::FrictionProblem& problem = assembled_problem(m, ws);
-  const int nc = problem.nc();
+  const int nc = ws.contacts.problem.nc();
   std::vector<int> activated;  // the sub-problem's contacts, in index order
   for (int i = 0; i < nc; ++i)
     if (!ws.contacts.active[i].gap_row) activated.push_back(i);
-  if (static_cast<int>(activated.size()) == nc) {
-    if (std::optional<Eigen::VectorXd> r = solvers::stick_prediction(problem)) ws.r0 = std::move(*r);
-    return;
+  std::optional<Eigen::VectorXd> r;
+  if (!m.has_meshes()) {
+    r = stick_on_bodies(m, ws, activated);
+  } else if (static_cast<int>(activated.size()) == nc) {
+    r = solvers::stick_prediction(ws.contacts.problem);
+  } else {
+    r = solvers::stick_prediction(solvers::renumbered(ws.contacts.problem, activated));
   }
-  const std::optional<Eigen::VectorXd> r = solvers::stick_prediction(solvers::renumbered(problem, activated));
   if (!r) return;
   ws.r0.setZero(3 * nc);
   for (std::size_t k = 0; k < activated.size(); ++k)
