@@ -31,6 +31,10 @@ constexpr double kSoften = 0.1;
 constexpr double kStiffest = 1e6;
 // a Newton step shorter than this after backtracking also softens the proximal problem
 constexpr double kShortStep = 1.0 / 16;
+// the reduction factor of ψ that ends a proximal step, after a step that brought no new lowest
+// error, and its smallest value
+constexpr double kTighten = 1e-2;
+constexpr double kTightest = 1e-12;
 
 // eq. (2) at Δv for the anchor a: r = P(a − ρ ∘ u), D_i, F, and ψ = ½ Fᵀ M⁻¹ F
 struct Evaluation {
@@ -162,18 +166,20 @@ void check_coupling(const FrictionProblem& p, const BodyCoupling& c) {
 // the iterate of eqs. (1)–(3): the anchor r_k, ρ, Δv and the evaluation at Δv, with the LU of J
 class ProximalNewton {
  public:
-  ProximalNewton(const BodyForm& form, VectorXd rho, const VectorXd& r0)
+  ProximalNewton(const BodyForm& form, VectorXd rho, const VectorXd& r0, double reduction)
       : m_form(form), m_rho(std::move(rho)), m_rho_max(kStiffest * m_rho), m_anchor(r0),
-        m_dv(form.mass_solve(form.generalized(r0))) {
+        m_dv(form.mass_solve(form.generalized(r0))), m_reduction(reduction) {
     m_form.evaluate(m_anchor, m_rho, m_dv, m_ev);
     m_psi_start = m_ev.psi;
   }
   const Evaluation& current() const { return m_ev; }
 
-  // whether the proximal step is solved (ψ fell by inner_reduction) or out of iterations
+  // whether the proximal step is solved (ψ fell by the reduction factor) or out of iterations
   bool step_done(const VelocityProxOptions& o) const {
-    return m_inner >= o.inner_max_iterations || m_ev.psi <= o.inner_reduction * m_psi_start;
+    return m_inner >= o.inner_max_iterations || m_ev.psi <= m_reduction * m_psi_start;
   }
+  // the next proximal steps solved further
+  void tighten() { m_reduction = std::max(kTightest, kTighten * m_reduction); }
   // a new proximal step from the current r, ρ scaled by `factor` (at most kStiffest times its
   // initial value); a step solved in at most two iterations lets ρ grow back
   void new_anchor(double factor) {
@@ -221,6 +227,7 @@ class ProximalNewton {
   VectorXd m_rho, m_rho_max, m_anchor, m_dv;
   Evaluation m_ev, m_trial;
   double m_psi_start = 0.0;
+  double m_reduction;
   int m_inner = 0;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> m_lu;
   bool m_analysed = false;
@@ -245,11 +252,14 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   }
   const BodyForm form(p, c);
   NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
-  ProximalNewton newton(form, std::move(rho), result.r);
+  ProximalNewton newton(form, std::move(rho), result.r, options.inner_reduction);
   double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
+  double step_start_error = best_error;  // the lowest error when the proximal step started
   while (best_error > options.stopping.tolerance && result.iterations < options.stopping.max_iterations) {
     ++result.iterations;
     if (newton.step_done(options)) {
+      if (best_error >= step_start_error) newton.tighten();
+      step_start_error = best_error;
       newton.next_anchor();
       continue;
     }

@@ -15,14 +15,16 @@
 ///
 /// a sparse system of the bodies' unknowns (6 per rigid body) whatever the number of contacts,
 /// where the Newton of nsn.hpp factorises 3 per contact with the fill of W. Each Newton step J δ = −F is damped by Armijo
-/// backtracking on ψ = ½ Fᵀ M⁻¹ F. A proximal step ends when ψ has fallen by inner_reduction
+/// backtracking on ψ = ½ Fᵀ M⁻¹ F. A proximal step ends when ψ has fallen by a reduction factor
 /// (or after inner_max_iterations), and its r becomes the next anchor: an inexact proximal step,
-/// ‖F‖ down by 10⁻⁴ from its value at the step's start, which shrinks with the anchors' moves
-/// (the kind of bound of [Rockafellar 1976]'s criteria (A) and (B)). Solving each step further
-/// only repeats the same r (ψ from 1e-12 to 1e-25 in two more Newton iterations on the shaking
-/// wall's dump, the error unchanged) and, since ρ grows back only after steps solved in at most
-/// two iterations, keeps ρ soft: the proximal steps then contract by a few per cent each. Solved
-/// less (ψ down by 1e-6 only), the steps of Siconos's spheres-in-a-box problem stall at 2.9e-6.
+/// ‖F‖ down by 10⁻³ from its value at the step's start with the first factor, inner_reduction,
+/// which shrinks with the anchors' moves (the kind of bound of [Rockafellar 1976]'s criteria (A)
+/// and (B)). Solving each step further only repeats the same r (ψ from 1e-12 to 1e-25 in two more
+/// Newton iterations on the shaking wall's dump, the error unchanged) and, since ρ grows back only
+/// after steps solved in at most two iterations, keeps ρ soft: the proximal steps then contract
+/// by a few per cent each. A proximal step after which the lowest error is no lower than at its
+/// start makes the factor 100 times smaller, down to 1e-12: on Siconos's spheres-in-a-box problem
+/// the steps solved to 1e-6 stall at 2.9e-6, where the tighter ones converge.
 /// Where backtracking finds no descent or damps the step below 1/16 (the nonsmooth Coulomb law,
 /// far from the solution), the step ends at once, ρ is divided by 10, a softer proximal problem,
 /// and the next anchor is the r of lowest error so far, with Δv = M⁻¹ Hᵀ r: a step that failed
@@ -53,7 +55,7 @@ struct VelocityProxOptions {
   Stopping stopping{1e-8, 100};    // on error_measure eq. (3); Newton iterations (one LU each) and anchor updates
   double sigma = 1e-3;             // σ_i relative to tr(W_ii)/3, > 0
   int inner_max_iterations = 8;    // Newton iterations per proximal step
-  double inner_reduction = 1e-8;   // ψ ≤ inner_reduction · ψ(start of the step) ends a proximal step
+  double inner_reduction = 1e-6;   // ψ ≤ inner_reduction · ψ(start of the step) ends a proximal step, at first
   double armijo = 1e-4;            // sufficient decrease of ψ, in (0, ½)
   int max_halvings = 30;           // backtracking halvings before the smallest step is taken anyway
 };

@@ -246,9 +246,9 @@ TEST(AutoSolver, NewtonStageFinishesWhereNlgsStalls) {
 
 TEST(AutoSolver, SpheresInABoxReachTightToleranceInTheNewtonStage) {
   // Siconos's 256 spheres in a box, a global problem: NLGS stalls and the velocity Newton reaches
-  // 1e-8 in 161 iterations in all. With its proximal steps ended once ψ fell by 1e-6 instead of
-  // 1e-8 (velocity_prox.hpp), they stalled near 3e-6 and NLGS ran out its budget at 2.9e-6;
-  // 400 leaves room for the path to change
+  // 1e-8 in 146 iterations in all. With its proximal steps always ended once ψ fell by 1e-6,
+  // never solved further after a step that brought no new lowest error (velocity_prox.hpp), they
+  // stalled near 3e-6 and NLGS ran out its budget at 2.9e-6; 400 leaves room for the path to change
   const io::FclibProblem read =
       io::read_fclib_problem(fclib_data::fclib_folder() / "spheres-in-a-box-98-i10000-256-10.hdf5");
   ASSERT_TRUE(read.body.has_value());

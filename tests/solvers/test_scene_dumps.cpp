@@ -67,10 +67,10 @@ TEST(SceneDumpNewton, ArchReachesTightToleranceInTheNewtonStage) {
 
 TEST(SceneDumpNewton, ShakingWallReachesTightToleranceInTheNewtonStage) {
   // the shaken wall: NLGS hands over at sweep 49, and the velocity Newton, its proximal steps
-  // ended once ψ fell by 1e-8 (velocity_prox.hpp), reaches 1e-8 at 155 iterations in all (135
-  // with 1e-6). Solved to 1e-12 instead, each proximal step took 4 Newton iterations, ρ never grew back, the
-  // steps contracted by a few per cent each, and the stage ran out of its 200 iterations at 2e-8
-  // (NLGS finished: 623 iterations). 300 sits between the two
+  // ended once ψ fell by 1e-6 (velocity_prox.hpp), reaches 1e-8 at 136 iterations in all (155
+  // with 1e-8). Solved to 1e-12 instead, each proximal step took 4 Newton iterations, ρ never
+  // grew back, the steps contracted by a few per cent each, and the stage ran out of its 200
+  // iterations at 2e-8 (NLGS finished: 623 iterations). 300 sits between the two
   const SolverResult res = solve_dump_with_auto("nscd_wall_shaking_step540");
   EXPECT_EQ(res.status, SolverStatus::Converged);
   EXPECT_EQ(res.stage, SolverType::VelocityProx);
