@@ -81,9 +81,10 @@ TEST(SceneDumpKnownFailure, HardShakeStepStaysAboveTightTolerance) {
   // the wall on a table shaken at 1.5 m/s, 2 Hz, 20 steps into the shaking (the whole wall slides
   // and rocks): neither stage of auto reaches 1e-8 here. From r = 0 the velocity PROX ends its
   // 200 iterations near 4e-5 (given 1 000, it cycles between a failed step at a stiff ρ and a
-  // restart from the same best r, at 8e-8), and the NLGS after it gets to about 1e-7 in 10 000
-  // sweeps: an open case of the convergence work. This test fails when it starts passing, so that
-  // the problem moves to kDumps
+  // restart from the same best r, at 8e-8; given 3 000 and a slower regrowth of ρ, its proximal
+  // steps stagnate at 3e-8, docs/performance.md), and the NLGS after it gets to about 1e-7 in
+  // 10 000 sweeps: an open case of the convergence work. This test fails when it starts passing,
+  // so that the problem moves to kDumps
   const io::FclibProblem read =
       io::read_fclib_problem(fclib_data::fclib_folder() / "nscd_wall_hard_shake_step520.hdf5");
   ASSERT_TRUE(read.body.has_value());
