@@ -46,19 +46,20 @@ std::optional<Eigen::VectorXd> stick_on_bodies(const Model& m, const StepWorkspa
 // r0 = the stick prediction of the contacts activated by the predicted gap; gap rows start at 0.
 // Gap rows are left out of it: "stop every contact" would make them pull (their q_n holds g/h),
 // and the other contacts would take huge impulses to balance the pull. On the body form in a
-// rigid scene, else on W.
+// rigid scene whose bodies have fewer unknowns than the contacts (6 per body against 3 per
+// contact: more than two contacts per body, as in masonry and packed piles), else on W.
 void stick_start(const Model& m, StepWorkspace& ws) {
   const int nc = ws.contacts.problem.nc();
   std::vector<int> activated;  // the sub-problem's contacts, in index order
   for (int i = 0; i < nc; ++i)
     if (!ws.contacts.active[i].gap_row) activated.push_back(i);
   std::optional<Eigen::VectorXd> r;
-  if (!m.has_meshes()) {
+  if (!m.has_meshes() && 2 * m.nb() < static_cast<int>(activated.size())) {
     r = stick_on_bodies(m, ws, activated);
   } else if (static_cast<int>(activated.size()) == nc) {
-    r = solvers::stick_prediction(ws.contacts.problem);
+    r = solvers::stick_prediction(assembled_problem(m, ws));
   } else {
-    r = solvers::stick_prediction(solvers::renumbered(ws.contacts.problem, activated));
+    r = solvers::stick_prediction(solvers::renumbered(assembled_problem(m, ws), activated));
   }
   if (!r) return;
   ws.r0.setZero(3 * nc);
