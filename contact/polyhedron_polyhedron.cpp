@@ -44,18 +44,22 @@ void extent(const PosedPolyhedron& P, const Vec3& L, double& lo, double& hi) {
   }
 }
 
-// min L·y over P's vertices
-double lowest(const PosedPolyhedron& P, const Vec3& L) {
+// min L·y − offset over P's vertices, or, as soon as a vertex gives at most `floor`, that vertex's
+double lowest(const PosedPolyhedron& P, const Vec3& L, double offset, double floor) {
   double lo = std::numeric_limits<double>::infinity();
-  for (const Vec3& y : P.vertices) lo = std::min(lo, L.dot(y));
-  return lo;
+  for (const Vec3& y : P.vertices) {
+    lo = std::min(lo, L.dot(y));
+    if (lo - offset <= floor) break;
+  }
+  return lo - offset;
 }
 
-// eq. (1) over the outward face normals of P, against the vertices of Q; stops above `alert`
+// eq. (1) over the outward face normals of P, against the vertices of Q; stops above `alert`. A
+// face's scan of Q stops once its separation cannot exceed the best so far
 FaceQuery query_faces(const PosedPolyhedron& P, const PosedPolyhedron& Q, double alert) {
   FaceQuery best;
   for (std::size_t f = 0; f < P.normals.size(); ++f) {
-    const double s = lowest(Q, P.normals[f]) - P.offsets[f];
+    const double s = lowest(Q, P.normals[f], P.offsets[f], best.separation);
     if (s > best.separation) {
       best.separation = s;
       best.face = static_cast<int>(f);
@@ -65,8 +69,11 @@ FaceQuery query_faces(const PosedPolyhedron& P, const PosedPolyhedron& Q, double
   return best;
 }
 
-// eq. (1) over the cross products of edge directions, in the better of both orientations
-EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double alert) {
+// eq. (1) over the cross products of edge directions, in the better of both orientations. An axis
+// whose separation cannot exceed `relevant` is left as soon as B's vertices show it: the caller
+// needs only an axis that separates more (one beyond the alert distance, or one preferred to the
+// faces by eq. (2))
+EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double alert, double relevant) {
   EdgeQuery best;
   for (std::size_t i = 0; i < A.directions.size(); ++i) {
     for (std::size_t j = 0; j < B.directions.size(); ++j) {
@@ -74,9 +81,21 @@ EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double
       const double len = L.norm();
       if (len < kParallelSin) continue;
       L /= len;
-      double lo_a, hi_a, lo_b, hi_b;
+      double lo_a, hi_a;
       extent(A, L, lo_a, hi_a);
-      extent(B, L, lo_b, hi_b);
+      // B's extent: both orientations' separations only fall as vertices are added
+      double lo_b = std::numeric_limits<double>::infinity(), hi_b = -lo_b;
+      bool can_exceed = true;
+      for (const Vec3& y : B.vertices) {
+        const double d = L.dot(y);
+        lo_b = std::min(lo_b, d);
+        hi_b = std::max(hi_b, d);
+        if (lo_b - hi_a <= relevant && lo_a - hi_b <= relevant) {
+          can_exceed = false;
+          break;
+        }
+      }
+      if (!can_exceed) continue;
       const double s_plus = lo_b - hi_a;
       const double s_minus = lo_a - hi_b;
       const double s = std::max(s_plus, s_minus);
@@ -224,15 +243,16 @@ void collide_polyhedra(const PosedPolyhedron& A, int a, const PosedPolyhedron& B
   if (face_a.separation > alert_distance) return;
   const FaceQuery face_b = query_faces(B, A, alert_distance);
   if (face_b.separation > alert_distance) return;
-  const EdgeQuery edge = query_edges(A, B, alert_distance);
-  if (edge.separation > alert_distance) return;
 
   // eq. (2): face of a, else face of b, else edge–edge
   const double scale = kAbsAxisTol * std::min(A.radius, B.radius);
   const auto margin = [&](double s) { return kRelAxisTol * std::abs(s) + scale; };
   const bool reference_is_b = face_b.separation > face_a.separation + margin(face_a.separation);
   const FaceQuery& face = reference_is_b ? face_b : face_a;
-  if (edge.separation > face.separation + margin(face.separation)) {
+  const double preferred = face.separation + margin(face.separation);
+  const EdgeQuery edge = query_edges(A, B, alert_distance, std::min(alert_distance, preferred));
+  if (edge.separation > alert_distance) return;
+  if (edge.separation > preferred) {
     edge_contact(A, a, B, b, edge, alert_distance, out);
   } else if (reference_is_b) {
     face_contact(B, A, face.face, true, a, b, alert_distance, scratch, out);

@@ -9,7 +9,10 @@
 /// bodies are apart, minus the smallest penetration depth when they overlap. Face axes are
 /// preferred unless another axis separates more by
 ///  (2) 5 % of |s| + 10⁻³ · min(radius_a, radius_b),
-/// so that resting face–face contact stays face–face (as in Box2D and [Gregorius 2013]).
+/// so that resting face–face contact stays face–face (as in Box2D and [Gregorius 2013]). The scan
+/// of an axis stops as soon as its vertices show that it cannot matter: a face axis once it
+/// cannot exceed the best face so far, an edge axis once it can neither separate by more than
+/// the alert distance nor be preferred to the faces by (2); the result is the same to the bit.
 ///  - Face axis: the reference face is that face, the incident face the face of the other body
 ///    whose normal is most anti-parallel to it. The incident polygon is clipped by the side planes
 ///    of the reference face (clip_polygon.hpp); every clipped vertex x with separation
