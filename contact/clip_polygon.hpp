@@ -41,10 +41,11 @@ inline void clip_by_side(const std::vector<ClipVertex>& in, const Vec3& o, const
                          std::vector<ClipVertex>& out) {
   out.clear();
   const std::size_t n = in.size();
+  if (n == 0) return;
+  double dp = (in[n - 1].p_W - o).dot(m);  // carried from Q to the next P: one distance per vertex
   for (std::size_t i = 0; i < n; ++i) {
-    const ClipVertex& P = in[(i + n - 1) % n];
+    const ClipVertex& P = in[i == 0 ? n - 1 : i - 1];
     const ClipVertex& Q = in[i];
-    const double dp = (P.p_W - o).dot(m);
     const double dq = (Q.p_W - o).dot(m);
     const bool p_in = dp <= slack;
     const bool q_in = dq <= slack;
@@ -60,6 +61,7 @@ inline void clip_by_side(const std::vector<ClipVertex>& in, const Vec3& o, const
       out.push_back(X);
     }
     if (q_in) out.push_back(Q);
+    dp = dq;
   }
 }
 

@@ -3,12 +3,6 @@
 #include <cmath>
 
 namespace nscd::contact::detail {
-namespace {
-
-// unit directions closer than ~1.4e-6 rad (either sign) share one edge–edge axis class
-constexpr double kParallelCos = 1.0 - 1e-12;
-
-}  // namespace
 
 void PosedShapes::build(std::span<const Shape> shapes, std::span<const Pose> poses) {
   const std::size_t nb = shapes.size();
@@ -17,24 +11,22 @@ void PosedShapes::build(std::span<const Shape> shapes, std::span<const Pose> pos
   // sizes of the flat arrays
   std::size_t nv = 0;
   std::size_t nf = 0;
-  std::size_t ne = 0;
+  std::size_t nd = 0;
   for (std::size_t i = 0; i < nb; ++i) {
     Body& body = m_bodies[i];
     body.first_vertex = nv;
     body.first_face = nf;
-    body.first_edge = ne;
-    body.first_direction = ne;
+    body.first_direction = nd;
     if (const auto* poly = std::get_if<ConvexPolyhedron>(&shapes[i])) {
       nv += poly->vertices.size();
       nf += poly->faces.size();
-      ne += poly->edges.size();
+      nd += poly->direction_edge.size();
     }
   }
   m_vertices.resize(nv);
   m_normals.resize(nf);
   m_offsets.resize(nf);
-  m_directions.resize(ne);
-  m_edge_direction.resize(ne);
+  m_directions.resize(nd);
 
   for (std::size_t i = 0; i < nb; ++i) {
     Body& body = m_bodies[i];
@@ -60,6 +52,8 @@ void PosedShapes::build(std::span<const Shape> shapes, std::span<const Pose> pos
       r2 = std::max(r2, (v[k] - body.centre).squaredNorm());
     }
     body.radius = std::sqrt(r2);
+    if (poly.box_half_size)
+      for (int k = 0; k < 3; ++k) body.half_edges[k] = (*poly.box_half_size)[k] * R.col(k);
 
     // face planes
     for (std::size_t f = 0; f < poly.faces.size(); ++f) {
@@ -68,17 +62,12 @@ void PosedShapes::build(std::span<const Shape> shapes, std::span<const Pose> pos
       m_offsets[body.first_face + f] = n.dot(v[poly.faces[f][0]]);
     }
 
-    // edge direction classes, in edge order
+    // one direction per class of the shape (rotations keep parallel edges parallel), from its first edge
     Vec3* dirs = m_directions.data() + body.first_direction;
-    std::size_t nd = 0;
-    for (std::size_t e = 0; e < poly.edges.size(); ++e) {
-      const Vec3 d = (v[poly.edges[e][1]] - v[poly.edges[e][0]]).normalized();
-      std::size_t c = 0;
-      while (c < nd && std::abs(dirs[c].dot(d)) < kParallelCos) ++c;
-      if (c == nd) dirs[nd++] = d;
-      m_edge_direction[body.first_edge + e] = static_cast<int>(c);
+    for (std::size_t c = 0; c < poly.direction_edge.size(); ++c) {
+      const auto& edge = poly.edges[poly.direction_edge[c]];
+      dirs[c] = (v[edge[1]] - v[edge[0]]).normalized();
     }
-    body.num_directions = nd;
   }
 }
 
@@ -90,9 +79,11 @@ PosedPolyhedron PosedShapes::polyhedron(int body) const {
   p.vertices = {m_vertices.data() + b.first_vertex, poly.vertices.size()};
   p.normals = {m_normals.data() + b.first_face, poly.faces.size()};
   p.offsets = {m_offsets.data() + b.first_face, poly.faces.size()};
-  p.directions = {m_directions.data() + b.first_direction, b.num_directions};
-  p.edge_direction = {m_edge_direction.data() + b.first_edge, poly.edges.size()};
+  p.directions = {m_directions.data() + b.first_direction, poly.direction_edge.size()};
+  p.edge_direction = poly.edge_direction;
   p.radius = b.radius;
+  p.centre = b.centre;
+  if (poly.box_half_size) p.half_edges = &b.half_edges;
   return p;
 }
 

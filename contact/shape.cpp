@@ -21,6 +21,8 @@ namespace {
 constexpr std::size_t kMaxFaces = 1u << 16;
 // points closer than this fraction of the cloud's extent count as equal, on a line or on a plane
 constexpr double kRelDegenerate = 1e-10;
+// unit edge directions closer than ~1.4e-6 rad (either sign) share one direction class
+constexpr double kParallelCos = 1.0 - 1e-12;
 
 // Newell's method: the area-weighted normal of a planar loop, robust to collinear vertices
 Vec3 newell_normal(const std::vector<Vec3>& vertices, const std::vector<int>& loop) {
@@ -47,6 +49,18 @@ ConvexPolyhedron finish_polyhedron(std::vector<Vec3> vertices, std::vector<std::
   }
   std::sort(poly.edges.begin(), poly.edges.end());
   poly.edges.erase(std::unique(poly.edges.begin(), poly.edges.end()), poly.edges.end());
+  // direction classes in edge order (rotations keep them: posed_shapes.hpp)
+  std::vector<Vec3> directions;
+  for (const auto& [i, j] : poly.edges) {
+    const Vec3 d = (vertices[j] - vertices[i]).normalized();
+    std::size_t c = 0;
+    while (c < directions.size() && std::abs(directions[c].dot(d)) < kParallelCos) ++c;
+    if (c == directions.size()) {
+      directions.push_back(d);
+      poly.direction_edge.push_back(static_cast<int>(poly.edge_direction.size()));
+    }
+    poly.edge_direction.push_back(static_cast<int>(c));
+  }
   poly.vertices = std::move(vertices);
   poly.faces = std::move(faces);
   return poly;
@@ -150,7 +164,9 @@ ConvexPolyhedron make_box(const Vec3& size) {
   // faces −x, +x, −y, +y, −z, +z, counter-clockwise seen from outside
   std::vector<std::vector<int>> faces = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
                                          {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  return finish_polyhedron(std::move(vertices), std::move(faces));
+  ConvexPolyhedron box = finish_polyhedron(std::move(vertices), std::move(faces));
+  box.box_half_size = h;
+  return box;
 }
 
 ConvexPolyhedron convex_hull(const std::vector<Vec3>& points) {
@@ -204,6 +220,7 @@ ConvexPolyhedron convex_hull(const std::vector<Vec3>& points) {
 ConvexPolyhedron translated(const ConvexPolyhedron& poly, const Vec3& offset) {
   ConvexPolyhedron moved = poly;
   for (Vec3& v : moved.vertices) v += offset;
+  if (!offset.isZero()) moved.box_half_size.reset();  // no longer centred on the origin
   return moved;
 }
 

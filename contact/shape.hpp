@@ -9,6 +9,7 @@
 #include "nscd/core/math.hpp"
 
 #include <array>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct ConvexPolyhedron {
   std::vector<std::vector<int>> faces;  // CCW seen from outside; coplanar facets merged
   std::vector<Vec3> face_normals;       // outward, unit, aligned with faces
   std::vector<std::array<int, 2>> edges;
+  std::vector<int> edge_direction;      // per edge, its direction class: edges parallel (either sign)
+                                        // within ~1.4e-6 rad share one
+  std::vector<int> direction_edge;      // per direction class, its first edge
+  std::optional<Vec3> box_half_size;    // a box centred on the origin (make_box): its half edge lengths
 };
 
 /// Sphere centred on the frame origin.

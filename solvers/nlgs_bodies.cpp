@@ -70,8 +70,9 @@ SolverResult solve_nlgs_bodies(const FrictionProblem& p, const ContactBodies& bo
   }
 
   const detail::SweepPlan plan = detail::make_sweep_plan(bodies);
-  std::vector<detail::LocalProblem> local(p.nc());
-  for (int i = 0; i < p.nc(); ++i) local[i] = detail::make_local_problem(p.W.diag(i), p.mu(i), options.local_solver);
+  std::vector<detail::LocalProblem> local;  // filled, not value-initialised: no zeroing of nc blocks first
+  local.reserve(p.nc());
+  for (int i = 0; i < p.nc(); ++i) local.push_back(detail::make_local_problem(p.W.diag(i), p.mu(i), options.local_solver));
   std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());
   Eigen::VectorXd r = result.r, dv, u;
   body_velocity_change(bodies, r, dv);

@@ -170,9 +170,10 @@ void defer_assembly(const Model& m, StepWorkspace& ws) {
 }
 
 // stage 3 for one detected contact: added to the active ones when its predicted gap is below
-// the activation gap, or as a gap row with the projection on and no side on a mesh
+// the activation gap, or as a gap row with the projection on and no side on a mesh; then its
+// q_α (free_velocity) is appended to q
 void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::ContactPoint& c,
-              const std::array<MeshSide, 2>& sides) {
+              const std::array<MeshSide, 2>& sides, std::vector<Vec3>& q) {
   const double h = m.step.h, theta = m.step.theta;
   ContactJacobian J;
   linearize(m, s, ws, c, sides, J);
@@ -188,7 +189,10 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
   if (gap_row && !(m.step.projection && !has_mesh_side(m, c))) return;
   NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
                                                                                // scenes with a missing interaction
-  ws.contacts.active.add({c, sides, u_old, gap_row, bond}, J);
+  const ActiveContact contact{c, sides, u_old, gap_row, bond};
+  ws.contacts.active.add(contact, J);
+  Vec3& q_c = q.emplace_back(u_free);
+  q_c[0] += normal_velocity_shift(m, contact);
 }
 
 }  // namespace
@@ -254,8 +258,10 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   active.clear();
   ws.mesh_points.clear();
   ws.contacts.delassus_assemblies = 0;
+  std::vector<Vec3> q;
+  q.reserve(ws.detected.size() + ws.mesh_detected.size());
   for_each_detected(ws, [&](const contact::ContactPoint& c, const std::array<MeshSide, 2>& sides) {
-    activate(m, s, ws, c, sides);
+    activate(m, s, ws, c, sides, q);
   });
   const int nc = active.size();
   for (int i = 0; m.has_meshes() && i < nc; ++i)
@@ -266,11 +272,10 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
       }
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;
-  problem.q.resize(3 * nc);
+  problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);
   problem.mu.resize(nc);
   for (int i = 0; i < nc; ++i) {
     const contact::ContactPoint& c = active[i].point;
-    problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
     problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);
   }
   if (m.has_meshes()) {

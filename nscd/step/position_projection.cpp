@@ -20,15 +20,18 @@ struct NormalRow {
 };
 
 std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W) {
-  std::vector<NormalRow> rows(jacobians.size());
+  std::vector<NormalRow> rows;  // filled, not value-initialised: no zeroing of nc rows first
+  rows.reserve(jacobians.size());
   for (std::size_t i = 0; i < jacobians.size(); ++i) {
-    rows[i].w = W.diag(static_cast<int>(i))(0, 0);
+    const ContactJacobian& J = jacobians[i];
+    NormalRow row;
+    row.w = W.diag(static_cast<int>(i))(0, 0);
     for (int side = 0; side < 2; ++side) {
-      const ContactJacobian& J = jacobians[i];
-      rows[i].body[side] = J.movable[side] ? J.body[side] : -1;
-      rows[i].g[side] = J.G[side].row(0).transpose();
-      rows[i].y[side] = J.Y[side].col(0);
+      row.body[side] = J.movable[side] ? J.body[side] : -1;
+      row.g[side] = J.G[side].row(0).transpose();
+      row.y[side] = J.Y[side].col(0);
     }
+    rows.push_back(row);
   }
   return rows;
 }

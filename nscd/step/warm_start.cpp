@@ -79,12 +79,13 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
     const auto pair = std::make_pair(c.a, c.b);
     while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
     const Vec3 p_A = s.q[c.a].conjugate() * (c.p_W - s.x[c.a]);
-    double best = kWarmMatchFraction * std::min(m.bodies[c.a].bounding_radius, m.bodies[c.b].bounding_radius);
+    const double radius = kWarmMatchFraction * std::min(m.bodies[c.a].bounding_radius, m.bodies[c.b].bounding_radius);
+    double best = radius * radius;  // squared distances: no square root per candidate
     const WarmContact* match = nullptr;
     for (std::size_t k = first; k < s.warm.size() && s.warm[k].a == c.a && s.warm[k].b == c.b; ++k) {
-      const double distance = (s.warm[k].p_A - p_A).norm();
-      if (distance < best) {
-        best = distance;
+      const double distance2 = (s.warm[k].p_A - p_A).squaredNorm();
+      if (distance2 < best) {
+        best = distance2;
         match = &s.warm[k];
       }
     }

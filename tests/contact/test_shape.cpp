@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <numbers>
 #include <random>
 
 namespace nscd::contact {
@@ -61,6 +63,39 @@ TEST(Shape, BoxTopology) {
   Mat3 sum_abs = Mat3::Zero();
   for (const Vec3& n : box.face_normals) sum_abs += n.cwiseAbs() * n.cwiseAbs().transpose();
   EXPECT_TRUE(sum_abs.isApprox(2.0 * Mat3::Identity(), kTol));
+  EXPECT_EQ(box.box_half_size, Vec3(1.0, 0.5, 0.25));
+}
+
+// every edge is parallel to its class's first edge and to no other class's
+void expect_direction_classes(const ConvexPolyhedron& poly, std::size_t classes) {
+  ASSERT_EQ(poly.edge_direction.size(), poly.edges.size());
+  ASSERT_EQ(poly.direction_edge.size(), classes);
+  const auto direction = [&poly](int e) {
+    return Vec3(poly.vertices[poly.edges[e][1]] - poly.vertices[poly.edges[e][0]]).normalized();
+  };
+  for (std::size_t e = 0; e < poly.edges.size(); ++e)
+    for (std::size_t c = 0; c < classes; ++c) {
+      // parallel edges of these shapes are parallel to round-off; others at 30° or more
+      const double sine = direction(static_cast<int>(e)).cross(direction(poly.direction_edge[c])).norm();
+      if (poly.edge_direction[e] == static_cast<int>(c)) {
+        EXPECT_LT(sine, kTol) << "edge " << e;
+      } else {
+        EXPECT_GT(sine, 0.49) << "edge " << e << ", class " << c;
+      }
+    }
+  for (std::size_t c = 0; c < classes; ++c) EXPECT_EQ(poly.edge_direction[poly.direction_edge[c]], static_cast<int>(c));
+}
+
+TEST(Shape, EdgeDirectionClasses) {
+  expect_direction_classes(make_box(Vec3(2.0, 1.0, 0.5)), 3);
+  // a hexagonal prism: the hexagons' three edge directions and the axis
+  std::vector<Vec3> points;
+  for (int k = 0; k < 6; ++k)
+    for (const double z : {-0.5, 0.5})
+      points.emplace_back(std::cos(k * std::numbers::pi / 3.0), std::sin(k * std::numbers::pi / 3.0), z);
+  const ConvexPolyhedron prism = convex_hull(points);
+  expect_direction_classes(prism, 4);
+  EXPECT_FALSE(prism.box_half_size);
 }
 
 TEST(Shape, BoxRejectsNonPositiveSize) {
@@ -126,6 +161,8 @@ TEST(Shape, TranslatedAndBoundingRadius) {
   const ConvexPolyhedron moved = translated(box, Vec3(1.0, 0.0, 0.0));
   EXPECT_EQ(moved.faces, box.faces);
   EXPECT_EQ(moved.vertices[7], Vec3(2.0, 1.0, 1.0));
+  EXPECT_FALSE(moved.box_half_size);  // no longer centred on the origin
+  EXPECT_EQ(translated(box, Vec3::Zero()).box_half_size, box.box_half_size);
   EXPECT_NEAR(bounding_radius(Shape(moved)), std::sqrt(6.0), kTol);
   EXPECT_EQ(bounding_radius(Shape(Sphere{0.25})), 0.25);
 }
