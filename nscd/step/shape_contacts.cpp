@@ -3,8 +3,10 @@
 #include "contact/surface_projection.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace nscd {
 namespace {
@@ -79,8 +81,20 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& 
     if (face_distance(poly, f, X) >= nearest - tolerance &&
         (chosen < 0 || poly.face_normals[f].dot(outward) > poly.face_normals[chosen].dot(outward)))
       chosen = f;
-  const auto projection =
-      contact::project_on_triangles(mesh.nodes, faces[chosen], X, std::numeric_limits<double>::infinity());
+  // the projection on the face's triangles whose bounding boxes lie within X's distance to the
+  // face plane and the tolerance, which hold it when X lies over the face (a contact point);
+  // else on them all (the nearest triangle is then farther than that reach)
+  const double reach = std::abs(face_distance(poly, chosen, X)) + tolerance;
+  std::vector<std::array<int, 3>> near;
+  for (const std::array<int, 3>& t : faces[chosen]) {
+    const Vec3 &a = mesh.nodes[t[0]], &b = mesh.nodes[t[1]], &c = mesh.nodes[t[2]];
+    if ((X.array() >= a.cwiseMin(b).cwiseMin(c).array() - reach).all() &&
+        (X.array() <= a.cwiseMax(b).cwiseMax(c).array() + reach).all())
+      near.push_back(t);
+  }
+  auto projection = contact::project_on_triangles(mesh.nodes, near, X, reach);
+  if (!projection)
+    projection = contact::project_on_triangles(mesh.nodes, faces[chosen], X, std::numeric_limits<double>::infinity());
   MeshSide side;
   side.nodes = projection->nodes;
   side.weights = projection->weights;
