@@ -67,6 +67,8 @@ std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& pol
     }
     if (!placed) return std::nullopt;
   }
+  for (const std::vector<std::array<int, 3>>& face : faces)
+    if (face.empty()) return std::nullopt;
   return faces;
 }
 
@@ -81,9 +83,9 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& 
     if (face_distance(poly, f, X) >= nearest - tolerance &&
         (chosen < 0 || poly.face_normals[f].dot(outward) > poly.face_normals[chosen].dot(outward)))
       chosen = f;
-  // the projection on the face's triangles whose bounding boxes lie within X's distance to the
-  // face plane and the tolerance, which hold it when X lies over the face (a contact point);
-  // else on them all (the nearest triangle is then farther than that reach)
+  // the projection on the face's triangles whose bounding boxes, inflated by X's distance to the
+  // face plane and the tolerance, hold X: the nearest triangle is among them when X lies over the
+  // face (a contact point), and the result is the projection on them all; else on them all
   const double reach = std::abs(face_distance(poly, chosen, X)) + tolerance;
   std::vector<std::array<int, 3>> near;
   for (const std::array<int, 3>& t : faces[chosen]) {

@@ -24,6 +24,9 @@
 /// and Algorithm 1 apply unchanged. A joint's contact is reduced to the polygon's corners; the
 /// local deformation at the contact (the pressure's distribution over the face) is not resolved.
 ///
+/// A corner is a point load on one node: the option is meant for modal bodies whose modes above
+/// 1/h are damped (docs/method.md, "Modes and damping").
+///
 /// Pairs on the shapes' faces: an FFR body with face triangles (BodyModel::face_triangles) and
 /// another such body or a rigid, fixed or driven polyhedron. Pairs with a sphere, a TL or linear
 /// body or an FFR body in node-to-surface contact stay node to surface.
@@ -40,8 +43,8 @@ namespace nscd {
 
 /// Per face of `poly` (body frame), the boundary triangles of `surface` whose three nodes lie in
 /// the face's plane, to 1e-8 of the shape's bounding radius (the nodes of a mesh made from the
-/// shape lie on its faces up to round-off); nothing when a boundary triangle lies on no face (a
-/// mesh not made from this shape).
+/// shape lie on its faces up to round-off); nothing when a boundary triangle lies on no face or a
+/// face holds none (a mesh not made from this shape).
 std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
                                             const ffr::Surface& surface);
 
