@@ -24,8 +24,10 @@
 /// and Algorithm 1 apply unchanged. A joint's contact is reduced to the polygon's corners; the
 /// local deformation at the contact (the pressure's distribution over the face) is not resolved.
 ///
-/// A corner is a point load on one node: the option is meant for modal bodies whose modes above
-/// 1/h are damped (docs/method.md, "Modes and damping").
+/// A corner is a point load on one node: the option is meant for modal bodies. Corners active
+/// while they move apart are held on the step's gap rate (contact_problem.hpp,
+/// normal_velocity_shift), so that they do no work on undamped modes above 1/h (docs/method.md,
+/// "Modes and damping").
 ///
 /// Pairs on the shapes' faces: an FFR body with face triangles (BodyModel::face_triangles) and
 /// another such body or a rigid, fixed or driven polyhedron. Pairs with a sphere, a TL or linear
