@@ -12,6 +12,8 @@ start moved to 0, so that a short run is shaken), or scenes/arch.json (--scene a
   rigid      the scene as it is (rigid blocks)
   ffr        --model ffr --modes 0: every block an FFR body on its full tetrahedral mesh
   ffr:K      --model ffr --modes K: every block reduced to its K lowest elastic modes
+  ffr:K:shape, ffr::shape   the same with --contact-surface shape: contact on the blocks' faces
+                            (docs/method.md, "Contact on the shapes' faces")
 
 and prints one Markdown table row per run:
 
@@ -55,13 +57,14 @@ def child_cpu_seconds():
 
 
 def run_spec(text):
-    """rigid, ffr or ffr:K -> (label, extra nscd run arguments)."""
+    """rigid, ffr, ffr:K or either with :shape -> (label, extra nscd run arguments)."""
     if text == "rigid":
         return text, []
-    model, _, modes = text.partition(":")
-    if model != "ffr" or (modes and not modes.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text}: expected rigid, ffr or ffr:K (K modes, K >= 0)")
-    return text, ["--model", "ffr", "--modes", modes or "0"]
+    model, _, rest = text.partition(":")
+    modes, _, surface = rest.partition(":")
+    if model != "ffr" or (modes and not modes.isdigit()) or surface not in ("", "shape"):
+        raise argparse.ArgumentTypeError(f"{text}: expected rigid, ffr, ffr:K (K modes, K >= 0), ffr:K:shape or ffr::shape")
+    return text, ["--model", "ffr", "--modes", modes or "0"] + (["--contact-surface", "shape"] if surface else [])
 
 
 def write_scene(args, path):
@@ -148,7 +151,8 @@ def main():
     parser.add_argument("--duration", type=float, default=0.01, help="simulated time [s] (default 0.01)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--runs", type=run_spec, nargs="+", default=[run_spec("rigid"), run_spec("ffr:12")],
-                        help="rigid, ffr (full mesh) or ffr:K (K modes); default: rigid ffr:12")
+                        help="rigid, ffr (full mesh), ffr:K (K modes), ffr:K:shape or ffr::shape (contact on the "
+                             "faces); default: rigid ffr:12")
     parser.add_argument("--work", default="/tmp/deformable_wall", help="folder of the scene and the outputs")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()

@@ -65,6 +65,8 @@ void add_run_command(CLI::App& app, Commands& c) {
                                 "keep the K lowest elastic modes of every ffr body (0: the full mesh)");
   cmd->add_option_function<std::string>("--static-correction", [&](const std::string& v) { run.static_correction = v; },
                                         "static correction of every modal ffr body (none|joints)");
+  cmd->add_option_function<std::string>("--contact-surface", [&](const std::string& v) { run.contact_surface = v; },
+                                        "contact of every ffr body on its mesh's nodes or its shape's faces (mesh|shape)");
   cmd->add_option_function<std::string>("--contact", [&](const std::string& v) { run.contact = v; },
                                         "override contact.model (nscd|penalty)");
   cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; }, "override time.duration [s]");

@@ -99,6 +99,14 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     NSCD_THROW_UNLESS(any_ffr, "--static-correction {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
     scene.ffr.joint_correction = c == "joints";
   }
+  if (o.contact_surface) {
+    const std::string& c = *o.contact_surface;
+    NSCD_THROW_UNLESS(c == "mesh" || c == "shape", "--contact-surface {}: expected mesh or shape", c);
+    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
+    NSCD_THROW_UNLESS(any_ffr, "--contact-surface {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
+    scene.ffr.shape_contact = c == "shape";
+  }
 }
 
 }  // namespace nscd::app

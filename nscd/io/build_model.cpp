@@ -8,6 +8,7 @@
 #include "nscd/io/modal_cache.hpp"
 #include "nscd/io/shape_mesh.hpp"
 #include "nscd/step/penalty_contact.hpp"
+#include "nscd/step/shape_contacts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -128,6 +129,36 @@ std::pair<int, std::string> elastic_modes(const Scene& scene, const Body& body, 
 bool joint_correction(const Scene& scene, const Body& body) {
   if (scene.ffr.joint_correction) return *scene.ffr.joint_correction;
   return body.joint_correction.value_or(scene.materials.at(body.material).joint_correction.value_or(false));
+}
+
+// whether an FFR body's contacts are on its shape's faces: `nscd run --contact-surface`, else the
+// body's "contact_surface", else its material's (default "mesh")
+bool shape_contact(const Scene& scene, const Body& body) {
+  if (scene.ffr.shape_contact) return *scene.ffr.shape_contact;
+  return body.shape_contact.value_or(scene.materials.at(body.material).shape_contact.value_or(false));
+}
+
+// where a body's contact surface comes from, for messages
+std::string contact_surface_source(const Scene& scene, const Body& body, const std::string& where) {
+  if (scene.ffr.shape_contact) return "--contact-surface shape";
+  if (body.shape_contact) return where + ".contact_surface";
+  return fmt::format("{}: materials.{}.contact_surface", scene.file.string(), body.material);
+}
+
+// the boundary triangles of an FFR body on each face of its convex shape (body frame), for
+// contact on the faces (shape_contacts.hpp); the body's mesh must be made from that shape
+FaceTriangles shape_faces(const Scene& scene, const Body& in, const std::string& where, const contact::Shape& shape,
+                          const ffr::FfrBody& fe) {
+  const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape);
+  std::optional<FaceTriangles> faces;
+  if (poly != nullptr && !std::holds_alternative<MeshShape>(in.shape))
+    faces = face_triangles(*poly, fe.mesh, fe.surface);
+  NSCD_THROW_UNLESS(faces.has_value(), "{}: body \"{}\": \"contact_surface\": \"shape\" needs a mesh made from a box "
+                    "or a convex shape, found {}; use \"mesh\"", contact_surface_source(scene, in, where), in.name,
+                    poly == nullptr                              ? "a sphere"
+                    : std::holds_alternative<MeshShape>(in.shape) ? "a mesh file"
+                                                                  : "a mesh whose boundary is not on the shape's faces");
+  return *faces;
 }
 
 // the modal basis of an FFR body's mesh as built (modal_cache.hpp) with the static correction for
@@ -306,6 +337,8 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
     if (auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape))
       *poly = contact::translated(*poly, centroid - f.centre_in_input);
     centroid = f.centre_in_input;
+    if (body.kind == BodyKind::Ffr && shape_contact(scene, in))
+      body.face_triangles = shape_faces(scene, in, where, shape, f);
   }
   if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
   if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);

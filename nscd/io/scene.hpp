@@ -52,6 +52,7 @@ struct FfrSettings {
   bool fictitious_forces = true;  // false: F_rot = 0, the variant of [Lozovskiy & Dubois 2016] Fig. 7
   std::optional<int> modes;       // ≥ 0, `nscd run --modes`: every ffr body's, over the bodies' and materials'
   std::optional<bool> joint_correction;  // `nscd run --static-correction joints|none`: every ffr body's, likewise
+  std::optional<bool> shape_contact;     // `nscd run --contact-surface shape|mesh`: every ffr body's, likewise
 };
 
 /// The automatic tetrahedral meshing of rigid shapes simulated as ffr, tl or linear (shape_mesh.hpp).
@@ -67,6 +68,7 @@ struct Material {
   double damping_stiffness = 0.0;     // Rayleigh β [s]
   std::optional<int> modes;           // ≥ 0, elastic modes kept by its ffr bodies (0: full FFR)
   std::optional<bool> joint_correction;  // "static_correction": "joints" (true) or "none", of its modal ffr bodies
+  std::optional<bool> shape_contact;     // "contact_surface": "shape" (true) or "mesh", of its ffr bodies
 };
 
 /// Contact law between two materials (or the "default" one).
@@ -112,6 +114,7 @@ struct Body {
   std::optional<double> mesh_size;  // [m] > 0, tetrahedra of a convex, sphere or box without elements (ffr, tl, linear)
   std::optional<int> modes;         // ≥ 0, elastic modes kept as an ffr body (0: full FFR); wins over the material's
   std::optional<bool> joint_correction;  // "static_correction": "joints" (true) or "none"; wins over the material's
+  std::optional<bool> shape_contact;     // "contact_surface": "shape" (true) or "mesh"; wins over the material's
   std::optional<Vec3> position;                // centre of mass [m]; unset: where the shape is written
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();

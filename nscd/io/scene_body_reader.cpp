@@ -200,6 +200,14 @@ bool read_static_correction(const Value& v, const Body& b) {
   return v.one_of({"none", "joints"}) == 1;
 }
 
+// the contact surface of a body simulated as ffr: "mesh" or "shape" (true)
+bool read_contact_surface(const Value& v, const Body& b) {
+  if (b.model != BodyKind::Ffr && b.model != BodyKind::Rigid)
+    v.fail(fmt::format("\"contact_surface\" applies to ffr bodies (or rigid ones run with --model ffr), found "
+                       "model \"{}\"", to_string(b.model)));
+  return v.one_of({"mesh", "shape"}) == 1;
+}
+
 }  // namespace
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
@@ -211,7 +219,7 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
   v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "modes", "static_correction",
-                 "position", "orientation", "velocity", "angular_velocity", "motion"});
+                 "contact_surface", "position", "orientation", "velocity", "angular_velocity", "motion"});
   Body b;
   b.name = v.at("name").name();
   b.model = kBodyKinds[v.at("model").one_of(body_kind_names())];
@@ -239,6 +247,7 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
   if (const auto mesh_size = v.find("mesh_size")) b.mesh_size = read_mesh_size(*mesh_size, b);
   if (const auto modes = v.find("modes")) b.modes = read_modes(*modes, b);
   if (const auto correction = v.find("static_correction")) b.joint_correction = read_static_correction(*correction, b);
+  if (const auto surface = v.find("contact_surface")) b.shape_contact = read_contact_surface(*surface, b);
 
   // pose
   if (const auto position = v.find("position")) b.position = position->vec3();

@@ -120,7 +120,7 @@ MeshingSettings read_meshing(const Value& v) {
 }
 
 Material read_material(const Value& v) {
-  v.expect_keys({"density", "young", "poisson", "damping", "modes", "static_correction"});
+  v.expect_keys({"density", "young", "poisson", "damping", "modes", "static_correction", "contact_surface"});
   Material m;
   m.density = v.at("density").positive();
   if (const auto x = v.find("young")) m.young = x->positive();
@@ -133,6 +133,7 @@ Material read_material(const Value& v) {
   }
   if (const auto x = v.find("modes")) m.modes = x->integer_at_least(0);
   if (const auto x = v.find("static_correction")) m.joint_correction = x->one_of({"none", "joints"}) == 1;
+  if (const auto x = v.find("contact_surface")) m.shape_contact = x->one_of({"mesh", "shape"}) == 1;
   return m;
 }
 

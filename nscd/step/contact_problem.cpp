@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/step/cohesion.hpp"
+#include "nscd/step/shape_contacts.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -202,6 +203,10 @@ double normal_velocity_shift(const Model& m, const ActiveContact& contact) {
   // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
   if (contact.gap_row) return ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
   const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
+  // on the shapes' faces, a contact that closes while it moves apart (u_n⁻ > 0) is held on the
+  // step's gap rate: θ u_n⁺ + (1 − θ) u_n⁻ ≥ 0 ⟂ r_n; at θ = 1/2 its work r_n (u_n⁺ + u_n⁻)/2 is 0,
+  // not r_n u_n⁻/2 > 0
+  if (contact.u_old[0] > 0 && shape_pair(m, c.a, c.b)) return (1 - m.step.theta) / m.step.theta * contact.u_old[0];
   return law.restitution * std::min(contact.u_old[0], 0.0);
 }
 

@@ -54,7 +54,11 @@ solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws);
 
 /// What q adds to contact i's normal velocity beyond its free velocity: for a gap row,
 /// ((1 − θ) u_n⁻ + g/h)/θ, so that u_n ≥ 0 keeps θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0; otherwise
-/// Newton's restitution e min(u_n⁻, 0). The end-of-step normal velocity is u_n − this shift.
+/// Newton's restitution e min(u_n⁻, 0), and on the shapes' faces (shape_contacts.hpp)
+/// (1 − θ)/θ u_n⁻ when u_n⁻ > 0: a corner active while it moves apart is held on
+/// θ u_n⁺ + (1 − θ) u_n⁻ ≥ 0, so that its predicted gap g + h (θ u_n⁺ + (1 − θ) u_n⁻) does not
+/// decrease over the step and, at θ = 1/2, its impulse does no work (held on u_n⁺ ≥ 0 it does
+/// r_n u_n⁻/2 > 0; at θ = 1 the law is unchanged). The end-of-step normal velocity is u_n − this shift.
 double normal_velocity_shift(const Model& m, const ActiveContact& contact);
 
 /// Contact i's gap at the end of the step, linearised for the end-of-step normal velocity u_n⁺

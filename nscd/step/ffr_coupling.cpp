@@ -92,10 +92,7 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
 
 Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda) {
-  Vec3 v = -mean_lambda;
-  for (int i = 0; i < 3; ++i)
-    if (side.nodes[i] >= 0) v += side.weights[i] * ffr::node_rows(fe, lambda, side.nodes[i]);
-  return OtC.transpose() * v;
+  return OtC.transpose() * (interpolate(fe, side, lambda) - mean_lambda);
 }
 
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {

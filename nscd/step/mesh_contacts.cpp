@@ -1,6 +1,7 @@
 #include "nscd/step/mesh_contacts.hpp"
 
 #include "contact/surface_projection.hpp"
+#include "nscd/step/shape_contacts.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -147,6 +148,13 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
 
 }  // namespace
 
+Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v) {
+  Vec3 value = Vec3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (side.nodes[i] >= 0) value += side.weights[i] * ffr::node_rows(body, v, side.nodes[i]);
+  return value;
+}
+
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
   const BodyModel& body = m.bodies[b];
   if (body.kind == BodyKind::Ffr) deformed_nodes(m.ffr_bodies[body.ffr_index], s.x[b], s.q[b], s.psi[body.ffr_index], out);
@@ -166,9 +174,13 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
 
 void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
   out.clear();
+  // the FE bodies' deformed nodes, computed for the first node-to-surface pair that needs them
   std::vector<std::vector<Vec3>> nodes_W(m.nb());
-  for (int b = 0; b < m.nb(); ++b)
-    if (has_mesh(m.bodies[b].kind)) deformed_nodes(m, s, b, nodes_W[b]);
+  auto nodes_of = [&](int b) -> std::vector<Vec3>* {
+    if (!has_mesh(m.bodies[b].kind)) return nullptr;
+    if (nodes_W[b].empty()) deformed_nodes(m, s, b, nodes_W[b]);
+    return &nodes_W[b];
+  };
   auto master_of = [&](int b) {
     Master master;
     master.body = b;
@@ -178,11 +190,11 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
     std::vector<Vec3> current;  // TL, linear: the nodes X + ψ in the fixed frame (x₀, q₀)
     if (m.bodies[b].kind == BodyKind::Ffr) {
       master.ffr = &m.ffr_bodies[m.bodies[b].ffr_index];
-      master.nodes_W = &nodes_W[b];
+      master.nodes_W = nodes_of(b);
       points = master.ffr->mesh.nodes;
     } else if (is_nodal(m.bodies[b].kind)) {
       master.ffr = &m.tl_bodies[m.bodies[b].tl_index].fe;
-      master.nodes_W = &nodes_W[b];
+      master.nodes_W = nodes_of(b);
       master.x = m.bodies[b].x0;
       master.q = m.bodies[b].q0;
       for (const Vec3& p_W : nodes_W[b]) current.push_back(master.q.conjugate() * (p_W - master.x));
@@ -203,12 +215,11 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
     }
     return master;
   };
-  auto nodes_of = [&](int b) { return has_mesh(m.bodies[b].kind) ? &nodes_W[b] : nullptr; };
 
   // every pair with an FE body f, once
   for (int f = 0; f < m.nb(); ++f)
     for (int other = 0; other < m.nb() && has_mesh(m.bodies[f].kind); ++other) {
-      if (other == f || (has_mesh(m.bodies[other].kind) && other < f)) continue;
+      if (other == f || (has_mesh(m.bodies[other].kind) && other < f) || shape_pair(m, f, other)) continue;
       const int a = std::min(f, other), b = std::max(f, other);
       const bool ffr_a = has_mesh(m.bodies[a].kind), ffr_b = has_mesh(m.bodies[b].kind);
       const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
@@ -226,6 +237,7 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
       if (a_is_slave) append(a_on_b, a, b, out);
       else append(b_on_a, b, a, out);
     }
+  detect_shape_contacts(m, s, alert_distance, out);
 
   // sort by (a, b, feature)
   std::stable_sort(out.begin(), out.end(), [](const MeshContact& x, const MeshContact& y) {

@@ -46,6 +46,10 @@ struct MeshContact {
 
 using MeshContacts = std::vector<MeshContact>;
 
+/// The value Σ_i w_i v_{k_i} at a material point of an FFR body's nodal field of the deformation
+/// coordinates v (ψ, λ; v_k = node_rows(body, v, k), ffr_body.hpp), in the body frame.
+Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v);
+
 /// World positions x + O (X_k + ψ_k) of an FFR body's nodes, ψ_k = node_rows(body, ψ, k)
 /// (ffr_body.hpp); of a modal body, of its boundary nodes only (out has nn entries, the others
 /// unset), so that detection costs no O(nn k) expansion of ψ = Φ ξ.
@@ -56,8 +60,9 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
 /// only), x₀ + R(q₀) (X + ψ) (TL, linear).
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out);
 
-/// Every node-to-surface contact with gap ≤ alert_distance [m] between an FE body and any
-/// other body (pairs of two non-moving bodies never involve an FE body).
+/// Every contact with gap ≤ alert_distance [m] between an FE body and any other body (pairs of
+/// two non-moving bodies never involve an FE body): node to surface, or on the shapes' faces for
+/// the pairs of shape_contacts.hpp.
 void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out);
 
 }  // namespace nscd

@@ -15,12 +15,18 @@
 #include "solvers/solve.hpp"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nscd {
+
+/// Per face of a convex shape, the boundary triangles of the body's mesh that lie on it (node
+/// indices, counter-clockwise seen from outside), for contact on the shape's faces
+/// (shape_contacts.hpp).
+using FaceTriangles = std::vector<std::vector<std::array<int, 3>>>;
 
 /// One body. The body frame B has its origin at the centre of mass (for an FFR body, the
 /// floating frame, whose origin is the centre of mass of the undeformed mesh; for a TL or linear
@@ -39,6 +45,9 @@ struct BodyModel {
   Quat q0 = Quat::Identity();         // initial orientation
   std::optional<DrivenMotion> linear_motion;   // driven: v(t)
   std::optional<DrivenMotion> angular_motion;  // driven: ω(t), optional
+  FaceTriangles face_triangles;  // FFR bodies in contact on their shape's faces (shape_contacts.hpp);
+                                 // empty: node to surface
+  bool shape_contact() const { return !face_triangles.empty(); }
 };
 
 /// Contact law of a pair of materials; with c > 0 or f_t > 0, the contacts present at t = 0

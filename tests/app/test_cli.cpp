@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -499,6 +500,43 @@ TEST(Cli, StaticCorrectionOfTheJoints) {
                      (dir / "out").string())
                 .exit_code,
             0);
+}
+
+// the contact surface of ffr bodies: a bad value of the key or the option exits with code 2
+// naming it; "shape" on a body not meshed from a box or convex shape (a sphere) names the body;
+// the block on the ground runs on its shape's faces: 4 contact points (history.csv's n_contacts)
+TEST(Cli, ContactSurfaceOfFfrBodies) {
+  const fs::path dir = fresh_dir("contact_surface");
+  const std::string plain = ffr_block_scene("1e9", "0.01");
+  const std::string elements = R"("elements": [2, 2, 2])";
+  const auto expect_error = [&](const std::string& json, const std::string& options, const std::string& message) {
+    const Result r = run_nscd("run " + write_scene(dir, json).string() + options + " --out " + (dir / "out").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out" / "run.json"));
+  };
+  std::string json = plain;
+  json.insert(json.find(elements) + elements.size(), R"(, "contact_surface": "faces")");
+  expect_error(json, "", "bodies[1].contact_surface: expected one of \"mesh\", \"shape\", found \"faces\"");
+  expect_error(plain, " --contact-surface face", "--contact-surface face: expected mesh or shape");
+  expect_error(plain, " --model rigid --contact-surface shape", " has no ffr body (add --model ffr)");
+  const std::string ball = R"(,
+      {"name": "ball", "model": "ffr", "material": "stone", "shape": {"sphere": 0.3}, "position": [2, 0, 0.3]})";
+  std::string with_ball = plain;
+  with_ball.insert(with_ball.find("\n    ]"), ball);
+  expect_error(with_ball, " --contact-surface shape",
+               "--contact-surface shape: body \"ball\": \"contact_surface\": \"shape\" needs a mesh made from a box "
+               "or a convex shape, found a sphere");
+  const Result r = run_nscd("run " + write_scene(dir, plain).string() + " --contact-surface shape --out " +
+                            (dir / "out").string() + " --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json run = nlohmann::json::parse(read_text(dir / "out" / "run.json"));
+  EXPECT_EQ(run["non_converged_steps"], 0);
+  std::istringstream history(read_text(dir / "out" / "history.csv"));
+  std::string line, last;
+  while (std::getline(history, line)) last = line;
+  for (int column = 0; column < 4; ++column) last.erase(0, last.find(',') + 1);
+  EXPECT_EQ(last.substr(0, last.find(',')), "4") << last;
 }
 
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning

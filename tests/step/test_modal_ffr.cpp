@@ -6,14 +6,13 @@
 #include "nscd/io/modal_cache.hpp"
 #include "nscd/io/output_frames.hpp"
 #include "scene_builder.hpp"
+#include "three_blocks.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <numbers>
-#include <sstream>
 #include <string>
 
 namespace nscd {
@@ -60,46 +59,14 @@ TEST(ModalFfr, RotatingCuboidApproachesFullFfrAsModesAreAdded) {
   EXPECT_LT(differences[1], 1e-6);
 }
 
-// §4.2, scenes/ffr_three_blocks.json up to t = 1.0 s, before the chaotic rocking: u_x of the probe
-// upper_top_face at the output times 0, 0.01, …, 1.0 s, with k modes per block (0: full FFR)
-std::vector<double> three_blocks_probe(int modes) {
-  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
-  scene.time.duration = 1.0;
-  scene.ffr.modes = modes;
-  test::Simulation sim(scene);
-  std::vector<double> u{io::probe_rows(sim.model, sim.state)[0].u.x()};
-  for (long n = 1; n <= sim.model.n_steps; ++n) {
-    EXPECT_EQ(sim.advance().status, StepStatus::Ok);
-    if (n % sim.model.output_every == 0) u.push_back(io::probe_rows(sim.model, sim.state)[0].u.x());
-  }
-  return u;
-}
-
-// the same u_x of the TL run stored in tests/data (its README says how it was made)
-std::vector<double> three_blocks_tl_probe() {
-  std::ifstream in(std::filesystem::path(NSCD_SOURCE_DIR) / "tests/data/ffr_three_blocks_tl_upper_top_face.csv");
-  std::string line;
-  std::getline(in, line);  // header time,u_x
-  std::vector<double> u;
-  while (std::getline(in, line)) u.push_back(std::stod(line.substr(line.find(',') + 1)));
-  return u;
-}
-
-// ‖u − u_ref‖ / ‖u_ref‖ over the output times (docs/validation.md)
-double relative_difference(const std::vector<double>& u, const std::vector<double>& ref) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) diff += (u[i] - ref[i]) * (u[i] - ref[i]), norm += ref[i] * ref[i];
-  return std::sqrt(diff / norm);
-}
-
 TEST(ModalFfr, ThreeBlocksApproachTotalLagrangianAsModesAreAdded) {
-  const std::vector<double> tl = three_blocks_tl_probe();
+  const std::vector<double> tl = test::three_blocks_tl_probe();
   ASSERT_EQ(tl.size(), 101u);
   std::vector<double> differences;  // to TL, of full FFR and of 48 and 12 modes per block
   for (const int k : {0, 48, 12}) {
-    const std::vector<double> u = three_blocks_probe(k);
+    const std::vector<double> u = test::three_blocks_probe(k);
     ASSERT_EQ(u.size(), tl.size());
-    differences.push_back(relative_difference(u, tl));
+    differences.push_back(test::relative_difference(u, tl));
   }
   // measured: full FFR 0.27 % (validation.md), 48 modes 0.44 %, 12 modes 2.8 % (performance.md,
   // "FFR with modal reduction"; 0.19, 0.31 and 1.0 % after later solver changes; 0.56, 0.36 and

@@ -1,0 +1,136 @@
+#include "nscd/step/shape_contacts.hpp"
+
+#include "contact/surface_projection.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace nscd {
+namespace {
+
+// the nodes of a mesh made from a shape lie on its faces to round-off: this fraction of the
+// shape's bounding radius is far above it and far below any element's size
+constexpr double kOnFace = 1e-8;
+
+// the faces whose planes lie within this fraction of the shape's bounding radius of a contact
+// point's nearest one hold it (the points lie within the alert distance and the elastic
+// displacements of their faces, far below it); the nearest face's planes meet at an edge near the
+// point, where they hold nearly the same material point
+constexpr double kNearFace = 1e-3;
+
+// n_f·X − d_f, the signed distance of X from face f's plane
+double face_distance(const contact::ConvexPolyhedron& poly, int f, const Vec3& X) {
+  return poly.face_normals[f].dot(X - poly.vertices[poly.faces[f][0]]);
+}
+
+// the FFR data of body b if its contacts are on its shape's faces
+const ffr::FfrBody* shape_ffr_body(const Model& m, int b) {
+  return m.bodies[b].shape_contact() ? &m.ffr_bodies[m.bodies[b].ffr_index] : nullptr;
+}
+
+// a side of a contact: its material point (none on a rigid, fixed or driven body) and the world
+// displacement O ψ(X_B) there
+struct Side {
+  MeshSide point;
+  Vec3 displacement = Vec3::Zero();
+};
+
+// the side of body b at contact point p_W, whose face there has the outward normal nearest outward_W
+Side side_at(const Model& m, const State& s, int b, const Vec3& p_W, const Vec3& outward_W) {
+  Side side;
+  const ffr::FfrBody* f = shape_ffr_body(m, b);
+  if (f == nullptr) return side;
+  const auto& poly = std::get<contact::ConvexPolyhedron>(m.shapes[b]);
+  const Quat q_BW = s.q[b].conjugate();
+  side.point = face_point(poly, m.bodies[b].face_triangles, f->mesh, q_BW * (p_W - s.x[b]), q_BW * outward_W);
+  side.displacement = s.q[b] * interpolate(*f, side.point, s.psi[m.bodies[b].ffr_index]);
+  return side;
+}
+
+}  // namespace
+
+std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
+                                            const ffr::Surface& surface) {
+  const double tolerance = kOnFace * contact::bounding_radius(poly);
+  FaceTriangles faces(poly.faces.size());
+  for (const std::array<int, 3>& t : surface.triangles) {
+    bool placed = false;
+    for (std::size_t f = 0; f < poly.faces.size() && !placed; ++f) {
+      bool on_face = true;
+      for (const int k : t)
+        on_face = on_face && std::abs(face_distance(poly, static_cast<int>(f), mesh.nodes[k])) <= tolerance;
+      if (on_face) faces[f].push_back(t);
+      placed = on_face;
+    }
+    if (!placed) return std::nullopt;
+  }
+  for (const std::vector<std::array<int, 3>>& face : faces)
+    if (face.empty()) return std::nullopt;
+  return faces;
+}
+
+MeshSide face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& faces, const ffr::Mesh& mesh,
+                    const Vec3& X, const Vec3& outward) {
+  const int nf = static_cast<int>(poly.faces.size());
+  double nearest = -std::numeric_limits<double>::infinity();
+  for (int f = 0; f < nf; ++f) nearest = std::max(nearest, face_distance(poly, f, X));
+  const double tolerance = kNearFace * contact::bounding_radius(poly);
+  int chosen = -1;
+  for (int f = 0; f < nf; ++f)
+    if (face_distance(poly, f, X) >= nearest - tolerance &&
+        (chosen < 0 || poly.face_normals[f].dot(outward) > poly.face_normals[chosen].dot(outward)))
+      chosen = f;
+  // the projection on the face's triangles whose bounding boxes, inflated by X's distance to the
+  // face plane and the tolerance, hold X: the nearest triangle is among them when X lies over the
+  // face (a contact point), and the result is the projection on them all; else on them all
+  const double reach = std::abs(face_distance(poly, chosen, X)) + tolerance;
+  std::vector<std::array<int, 3>> near;
+  for (const std::array<int, 3>& t : faces[chosen]) {
+    const Vec3 &a = mesh.nodes[t[0]], &b = mesh.nodes[t[1]], &c = mesh.nodes[t[2]];
+    if ((X.array() >= a.cwiseMin(b).cwiseMin(c).array() - reach).all() &&
+        (X.array() <= a.cwiseMax(b).cwiseMax(c).array() + reach).all())
+      near.push_back(t);
+  }
+  auto projection = contact::project_on_triangles(mesh.nodes, near, X, reach);
+  if (!projection)
+    projection = contact::project_on_triangles(mesh.nodes, faces[chosen], X, std::numeric_limits<double>::infinity());
+  MeshSide side;
+  side.nodes = projection->nodes;
+  side.weights = projection->weights;
+  for (int i = 0; i < 3; ++i) side.X_B += side.weights[i] * mesh.nodes[side.nodes[i]];
+  return side;
+}
+
+bool shape_pair(const Model& m, int a, int b) {
+  auto on_shape = [&](int body) {
+    if (m.bodies[body].shape_contact()) return true;
+    return !has_mesh(m.bodies[body].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[body]);
+  };
+  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(a) && on_shape(b);
+}
+
+void detect_shape_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
+  std::vector<contact::ContactPoint> points;
+  for (int f = 0; f < m.nb(); ++f)
+    for (int other = 0; other < m.nb() && m.bodies[f].shape_contact(); ++other) {
+      if (other == f || (m.bodies[other].shape_contact() && other < f) || !shape_pair(m, f, other)) continue;
+      const int a = std::min(f, other), b = std::max(f, other);
+      if ((s.x[a] - s.x[b]).norm() > m.bodies[a].bounding_radius + m.bodies[b].bounding_radius + alert_distance)
+        continue;
+      points.clear();
+      contact::collide_pair(m.shapes[a], {s.x[a], s.q[a]}, a, m.shapes[b], {s.x[b], s.q[b]}, b, alert_distance,
+                            points);
+      for (contact::ContactPoint& point : points) {
+        const Vec3 n = point.R_WC.col(0);  // from a to b: outward from a, inward into b
+        const Side side_a = side_at(m, s, a, point.p_W, n), side_b = side_at(m, s, b, point.p_W, -n);
+        point.gap += n.dot(side_b.displacement - side_a.displacement);  // eq. (2)
+        point.p_W += 0.5 * (side_a.displacement + side_b.displacement);
+        out.push_back({point, {side_a.point, side_b.point}});
+      }
+    }
+}
+
+}  // namespace nscd
