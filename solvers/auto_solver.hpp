@@ -44,10 +44,11 @@
 /// RockPile_tob1 (463 contacts; sym(W) has 646 of its 1 389 eigenvalues below 1e-8 of the
 /// largest) stage 2's inner Newton fails at small σ, its failed r are kept and σ cycles: stages
 /// 1–3 end at 1.2e-5. The safeguarded PROX reaches 1e-8 from r = 0 in about 2 200 Newton
-/// iterations; from the best r of stages 1–3 it is still at 4.7e-7 after 5 000, and as stage 2
-/// it is slower on problems stage 2 solves (docs/performance.md). Not on the body form: on the
-/// harder shake's dump (921 contacts) it took the error from 1.2e-7 to 4.6e-8 only, in 5 000
-/// iterations and 390 s. Its result is kept if its error is lower.
+/// iterations; from the best r of stages 1–3 it is still at 4.7e-7 after 5 000, and an earlier
+/// trial of the rule as `prox` itself was slower on the arch dump and the Capsules problems
+/// (docs/performance.md). Not on the body form: on the harder shake's dump (921 contacts) it took
+/// the error from 1.2e-7 to 4.6e-8 only, in 5 000 iterations and 390 s (on a loaded machine).
+/// Its result is kept if its error is lower.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
 /// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
 ///

@@ -19,9 +19,10 @@
 /// converge [Rockafellar 1976], or as soon as the error of the problem itself (error_measure.hpp
 /// eq. (3)) is below the tolerance. r_{k+1} is the inner solve's last iterate, or, with
 /// reject_failed, r_k after a failed inner solve: the next step retries from r_k at the larger σ.
-/// The safeguarded rule of auto_solver.hpp's stage 4 (AutoOptions::prox_restart) rejects failed solves,
-/// ends Newton's line search at t = 1/16 (NsnOptions::min_step) and uses factors ½ and 10: where
-/// the inner Newton fails at small σ, a kept failed r and the σ it leaves cycle instead.
+/// The safeguarded rule of auto_solver.hpp's stage 4 (AutoOptions::prox_restart) rejects failed
+/// solves, ends Newton's line search at t = 1/16 (NsnOptions::min_step) and uses the factors ½ and
+/// 10; with the default rule, where the inner Newton fails at small σ, the failed r it keeps and σ
+/// can cycle without converging (RockPile_tob1).
 ///
 /// References: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
 ///             formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics;
