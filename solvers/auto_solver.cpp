@@ -44,8 +44,8 @@ double sweep_operations(const FrictionProblem& p, bool on_bodies) {
   return on_bodies ? 81.0 * p.nc() : 9.0 * (p.W.n_offdiag() + p.nc());
 }
 
-// a Newton stage's result `stage` from best.r: best becomes it if its error is lower, with the
-// counts of both stages; whether it converged
+// a Newton stage's result `stage`: best becomes it if its error is lower, with the counts of both
+// stages; whether it converged
 bool keep_better(SolverResult& best, SolverResult stage, int sweeps) {
   nscd::logger().trace("auto: nlgs {} sweeps, then {} {} iterations from {:.3e} to {:.3e}", sweeps,
                        to_string(stage.stage), stage.iterations, best.error, stage.error);
@@ -112,10 +112,20 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   nlgs.stall_window = 0;
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
   SolverResult rest = nlgs_stage(nlgs, best.r);
-  if (rest.error > best.error && std::isfinite(best.error)) return best;
-  rest.iterations += best.iterations;
-  rest.factorizations = best.factorizations;
-  return rest;
+  if (rest.error <= best.error || !std::isfinite(best.error)) {
+    rest.iterations += best.iterations;
+    rest.factorizations = best.factorizations;
+    best = std::move(rest);
+  }
+  if (best.status != SolverStatus::MaxIterations || coupling != nullptr || !affordable) return best;
+
+  // still short on the local form: the safeguarded PROX from r = 0 (from the best r it stays short)
+  ProxOptions restart = options.prox_restart;
+  restart.stopping = {options.stopping.tolerance, options.max_restart_iterations};
+  SolverResult last = solve_prox(whole(), restart, Eigen::VectorXd());
+  last.stage = SolverType::ProxRestart;
+  keep_better(best, std::move(last), sweeps);
+  return best;
 }
 
 }  // namespace nscd::solvers

@@ -37,7 +37,18 @@
 /// factors in. Below, its price is estimated first (sparse_delassus.hpp eq. (2)); above
 /// max_factorization_operations NLGS goes on instead, up to max_iterations sweeps in all. When
 /// stage 2 stops short of the tolerance, NLGS also goes on from the best r so far for the rest of
-/// its sweeps.
+/// its sweeps (stage 3).
+///  Stage 4, only on the local form (no body form given), when stage 2 ran and stages 1–3 all
+/// stopped short of the tolerance: PROX from r = 0 with the safeguarded rule of
+/// AutoOptions::prox_restart (prox.hpp), at most max_restart_iterations Newton iterations. On
+/// RockPile_tob1 (463 contacts; sym(W) has 646 of its 1 389 eigenvalues below 1e-8 of the
+/// largest) stage 2's inner Newton fails at small σ, its failed r are kept and σ cycles: stages
+/// 1–3 end at 1.2e-5. The safeguarded PROX reaches 1e-8 from r = 0 in about 2 200 Newton
+/// iterations; from the best r of stages 1–3 it is still at 4.7e-7 after 5 000, and an earlier
+/// trial of the rule as `prox` itself was slower on the arch dump and the Capsules problems
+/// (docs/performance.md). Not on the body form: on the harder shake's dump (921 contacts) it took
+/// the error from 1.2e-7 to 4.6e-8 only, in 5 000 iterations and 390 s (on a loaded machine).
+/// Its result is kept if its error is lower.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
 /// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
 ///
@@ -77,6 +88,12 @@ struct AutoOptions {
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
+  int max_restart_iterations = 5000;  // stage 4 budget (Newton iterations): RockPile_tob1 takes 2 217
+  // stage 4, prox.hpp's safeguarded rule: an inner solve ends, failed, at a Newton iteration whose
+  // line search finds no decrease at a step t ≥ 1/16; a failed inner solve leaves r_k unchanged and
+  // sets σ ← 10 σ, a solved one σ ← σ / 2 (its stopping fields are set from the above)
+  ProxOptions prox_restart{.sigma_decrease = 0.5, .sigma_increase = 10.0, .reject_failed = true,
+                           .newton = {.min_step = 1.0 / 16.0}};
 };
 
 /// The options of stage 1: options.nlgs with options' stopping and progress test, the latter every

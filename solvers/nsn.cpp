@@ -125,13 +125,17 @@ NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd&
     double t = 1.0;
     bool decreased = false;
     VectorXd r_try;
-    for (int h = 0; h <= options.max_halvings; ++h, t *= 0.5) {
+    for (int h = 0; h <= options.max_halvings && t >= options.min_step; ++h, t *= 0.5) {
       r_try = r + t * d;
       evaluate(p, sigma, q_shifted, rho, r_try, trial);
       if (trial.phi.squaredNorm() <= (1.0 - 2.0 * options.armijo * t) * psi0) {
         decreased = true;
         break;
       }
+    }
+    if (!decreased && t < options.min_step) {
+      report.stalled = true;
+      break;
     }
     if (!r_try.allFinite()) {
       report.stalled = true;

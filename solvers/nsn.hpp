@@ -20,7 +20,9 @@
 ///  (4) J d = −Φ(r),   r ← r + t d,
 ///
 /// solved by a sparse LU factorisation (Eigen SparseLU; the pattern is analysed once), with t
-/// the largest of 1, ½, ¼, … for which ½‖Φ‖² decreases by the Armijo factor. J is singular where
+/// the largest of 1, ½, ¼, … for which ½‖Φ‖² decreases by the Armijo factor (after max_halvings
+/// the smallest is taken anyway; with min_step > 0, no t ≥ min_step decreasing it ends the
+/// iteration without a step, stalled). J is singular where
 /// W is (redundant contacts all sticking): the factorisation then adds ε I, ε growing from 1e-12
 /// of the largest |J_kk| until it succeeds. NSN converges quadratically near a solution, where
 /// Gauss–Seidel is linear and stalls on badly conditioned W; far from it the line search may
@@ -43,6 +45,7 @@ struct NsnOptions {
   Stopping stopping{1e-8, 200};  // on error_measure eq. (3); Newton iterations (one sparse LU each)
   double armijo = 1e-4;      // sufficient decrease of ½‖Φ‖² along the Newton direction, in (0, ½)
   int max_halvings = 30;     // line-search step halvings before the step is taken anyway
+  double min_step = 0.0;     // where no t ≥ min_step decreases ½‖Φ‖², no step: the iteration stalls (0: never)
 };
 
 /// Solves p by eq. (2)–(4) with σ = 0 from r0 (wrong size: zero). Status MaxIterations when the

@@ -23,8 +23,8 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0 && options.inner_max_iterations >= 1,
                     "PROX needs max_iterations ≥ 0 and inner_max_iterations ≥ 1");
   NSCD_THROW_UNLESS(options.sigma_initial > 0.0 && options.sigma_min > 0.0 && options.sigma_decrease > 0.0 &&
-                        options.sigma_decrease < 1.0,
-                    "PROX needs sigma_initial, sigma_min > 0 and sigma_decrease in (0, 1)");
+                        options.sigma_decrease < 1.0 && options.sigma_increase > 1.0,
+                    "PROX needs sigma_initial, sigma_min > 0, sigma_decrease in (0, 1) and sigma_increase > 1");
   SolverResult result;
   result.stage = SolverType::Prox;
   if (detail::start(p, r0, "prox", result)) return result;
@@ -55,15 +55,17 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
     const int done = newton.iterations;
     result.iterations += std::max(done, 1);
     result.factorizations += newton.factorizations;
-    if (!r.allFinite()) break;
-    result.r = r;
-    error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
-    nscd::logger().trace("prox: σ {:.3e}, {} Newton iterations, error {:.3e}", sigma, done, error);
+    const bool solved = !newton.stalled && done < budget;
+    if (solved || !options.reject_failed) {
+      if (!r.allFinite()) break;
+      result.r = r;
+      error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
+    }
+    nscd::logger().trace("prox: σ {:.3e}, {} Newton iterations{}, error {:.3e}", sigma, done,
+                         solved ? "" : " (failed)", error);
 
     // σ smaller after a solved step (faster outer contraction), larger after a failed one
-    const bool solved = !newton.stalled && done < budget;
-    sigma = solved ? std::max(sigma * options.sigma_decrease, sigma_min)
-                   : sigma / (options.sigma_decrease * options.sigma_decrease);
+    sigma = solved ? std::max(sigma * options.sigma_decrease, sigma_min) : sigma * options.sigma_increase;
   }
   detail::finish(p, options.stopping.tolerance, "prox", result);
   return result;

@@ -14,9 +14,15 @@
 ///
 /// σ adapts: σ_0 = sigma_initial × mean(diag W); after an inner solve that reached its
 /// tolerance σ ← σ × sigma_decrease (down to sigma_min × mean(diag W)), after one that did not
-/// σ ← σ / sigma_decrease². The inner solve stops at ‖Φ‖ ≤ 0.1 × (the last outer error), so that
-/// the inexact proximal steps still converge [Rockafellar 1976], or as soon as the error of the
-/// problem itself (error_measure.hpp eq. (3)) is below the tolerance.
+/// (its Newton stalled, nsn.hpp, or used inner_max_iterations) σ ← σ × sigma_increase. The inner
+/// solve stops at ‖Φ‖ ≤ 0.1 × (the last outer error), so that the inexact proximal steps still
+/// converge [Rockafellar 1976], or as soon as the error of the problem itself (error_measure.hpp
+/// eq. (3)) is below the tolerance. r_{k+1} is the inner solve's last iterate, or, with
+/// reject_failed, r_k after a failed inner solve: the next step retries from r_k at the larger σ.
+/// The safeguarded rule of auto_solver.hpp's stage 4 (AutoOptions::prox_restart) rejects failed
+/// solves, ends Newton's line search at t = 1/16 (NsnOptions::min_step) and uses the factors ½ and
+/// 10; with the default rule, where the inner Newton fails at small σ, the failed r it keeps and σ
+/// can cycle without converging (RockPile_tob1).
 ///
 /// References: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
 ///             formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics;
@@ -38,6 +44,8 @@ struct ProxOptions {
   double sigma_initial = 1.0;      // σ_0 relative to mean(diag W), unitless (σ itself is in W's units)
   double sigma_decrease = 0.2;     // factor on σ after a successful inner solve, in (0, 1)
   double sigma_min = 1e-8;         // lower bound on σ relative to mean(diag W)
+  double sigma_increase = 25.0;    // factor on σ after a failed inner solve, > 1 (= 1 / 0.2²)
+  bool reject_failed = false;      // a failed inner solve leaves r_k unchanged
   NsnOptions newton;               // line-search settings of the inner Newton (its stopping is unused)
 };
 

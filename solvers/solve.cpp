@@ -25,6 +25,8 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
       return solve_nsn(whole, options.nsn, r0);
     case SolverType::Prox:
       return solve_prox(whole, options.prox, r0);
+    case SolverType::ProxRestart:
+      throw InputError("prox-restart is a stage of auto, not a solver of its own");
     case SolverType::Ccp:
       return solve_ccp(whole, options.ccp, r0);
     case SolverType::Lcp:
@@ -52,6 +54,8 @@ const Stopping& SolverOptions::stopping() const {
       return prox.stopping;
     case SolverType::VelocityProx:
       return velocity_prox.stopping;
+    case SolverType::ProxRestart:
+      return automatic.stopping;
     case SolverType::Ccp:
       return ccp.stopping;
     case SolverType::Lcp:

@@ -56,7 +56,7 @@ struct SolverOptions {
 /// deferred, if not null, gives p's body form per contact (contact_bodies.hpp): nlgs and auto's NLGS
 /// stages then sweep on it (nlgs_bodies.hpp), p.W may hold its diagonal blocks only, and the
 /// solvers that need W whole ask for it (DeferredDelassus::assembled).
-/// @throws nscd::InputError also for VelocityProx without coupling.
+/// @throws nscd::InputError also for VelocityProx without coupling, and for ProxRestart (a stage of auto only).
 SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const Eigen::VectorXd& r0,
                    const BodyCoupling* coupling = nullptr, const DeferredDelassus* deferred = nullptr);
 

@@ -18,10 +18,10 @@ enum class SolverStatus { Converged, MaxIterations, NonFinite };
 std::string_view to_string(SolverStatus status);
 
 /// The solvers of the family; Auto is the policy of auto_solver.hpp, VelocityProx (velocity_prox.hpp)
-/// one of its stages.
-enum class SolverType { Auto, Nlgs, Nsn, Prox, VelocityProx, Ccp, Lcp };
+/// and ProxRestart (PROX from r = 0 by the rule of auto_solver.hpp's stage 4) two of its stages.
+enum class SolverType { Auto, Nlgs, Nsn, Prox, VelocityProx, ProxRestart, Ccp, Lcp };
 
-/// "auto", "nlgs", "nsn", "prox", "vprox", "ccp", "lcp".
+/// "auto", "nlgs", "nsn", "prox", "vprox", "prox-restart", "ccp", "lcp".
 std::string_view to_string(SolverType type);
 
 /// What every solver returns.

@@ -26,9 +26,10 @@ int solve_command(const SolveOptions& o) {
   const solvers::SolverResult result = solvers::solve(read.problem, options, Eigen::VectorXd(), body);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::printf("contacts %d  solver %s  iterations %d  error %.3e  seconds %.4g  status %s\n", read.problem.nc(),
-              o.solver.c_str(), result.iterations, result.error, seconds,
-              std::string(solvers::to_string(result.status)).c_str());
+  std::printf("contacts %d  solver %s  iterations %d  error %.3e  seconds %.4g  status %s  stage %s\n",
+              read.problem.nc(), o.solver.c_str(), result.iterations, result.error, seconds,
+              std::string(solvers::to_string(result.status)).c_str(),
+              std::string(solvers::to_string(result.stage)).c_str());
   if (o.solution) io::write_fclib_solution(*o.solution, read.problem, result.r, result.u, body);
   return 0;
 }

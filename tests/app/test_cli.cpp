@@ -266,8 +266,9 @@ TEST(Cli, SolvePrintsOneLineAndWritesTheSolution) {
   const Result r = run_nscd("solve " + problem.string() + " --tolerance 1e-6 --solution " +
                             (dir / "solution.hdf5").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  // the line of docs/commands.md: contacts, solver, iterations, error, seconds, status
-  for (const char* field : {"contacts 276", "solver auto", "iterations ", "error ", "seconds ", "status converged"})
+  // the line of docs/commands.md: contacts, solver, iterations, error, seconds, status, stage
+  for (const char* field :
+       {"contacts 276", "solver auto", "iterations ", "error ", "seconds ", "status converged", "  stage "})
     EXPECT_NE(r.output.find(field), std::string::npos) << field << " in " << r.output;
   EXPECT_TRUE(fs::exists(dir / "solution.hdf5"));
   // the written file is itself an FCLIB local problem that nscd reads and solves

@@ -1,5 +1,6 @@
-// The default policy of auto_solver.hpp, NLGS's progress test (nlgs.hpp) and the proximal Newton
-// on the bodies' velocities (velocity_prox.hpp).
+// The default policy of auto_solver.hpp, NLGS's progress test (nlgs.hpp), the proximal Newton
+// on the bodies' velocities (velocity_prox.hpp) and the safeguarded PROX rule of auto's stage 4
+// (prox.hpp, nsn.hpp).
 
 #include "solvers/auto_solver.hpp"
 
@@ -7,6 +8,8 @@
 #include "nscd/io/fclib_file.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/nlgs.hpp"
+#include "solvers/nsn.hpp"
+#include "solvers/prox.hpp"
 #include "solvers/velocity_prox.hpp"
 
 #include "fclib_problem.hpp"
@@ -259,6 +262,57 @@ TEST(AutoSolver, SpheresInABoxReachTightToleranceInTheNewtonStage) {
   EXPECT_EQ(res.stage, SolverType::VelocityProx);
   EXPECT_LT(res.iterations, 400);
   EXPECT_LE(error_measure(read.problem, res.r, read.problem.W.apply(res.r) + read.problem.q), 1e-8);
+}
+
+TEST(AutoSolver, RockPileReachesTightToleranceInTheRestartStage) {
+  // Siconos's pile of rocks, a local problem (463 contacts, W singular): NLGS stalls, stage 2's
+  // PROX keeps the r of its failed inner solves and ends at 1.2e-5, NLGS after it too; the
+  // safeguarded PROX from r = 0 (stage 4) reaches 1e-8 in 2 217 Newton iterations. The test
+  // recomputes the error of the returned r itself; without stage 4 auto returns 1.2e-5
+  const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("RockPile_tob1");
+  ASSERT_TRUE(p.has_value());
+  AutoOptions a;
+  a.stopping = {1e-8, 10000};  // nscd solve's budget
+  const SolverResult res = solve_auto(*p, a, Eigen::VectorXd());
+  ASSERT_EQ(res.status, SolverStatus::Converged) << res.error;
+  EXPECT_EQ(res.stage, SolverType::ProxRestart);
+  EXPECT_LE(error_measure(*p, res.r, p->W.apply(res.r) + p->q), 1e-8);
+}
+
+TEST(AutoSolver, RestartRuleKeepsTheIterateOfFailedInnerSolves) {
+  // stage 4's PROX (prox.hpp, reject_failed) with one Newton iteration per proximal step: no
+  // inner solve reaches its tolerance in one iteration from r0 (an NLGS result at 1e-3), so every
+  // one fails and r stays r0 bit for bit; the default rule keeps the failed iterates and moves
+  const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("local_problem_test");
+  ASSERT_TRUE(p.has_value());
+  NlgsOptions n;
+  n.stopping.tolerance = 1e-3;
+  const Eigen::VectorXd r0 = solve_nlgs(*p, n, Eigen::VectorXd()).r;
+  ProxOptions o = AutoOptions().prox_restart;
+  o.inner_max_iterations = 1;
+  o.stopping = {1e-8, 10};
+  const SolverResult rejected = solve_prox(*p, o, r0);
+  EXPECT_EQ(rejected.iterations, 10);
+  EXPECT_EQ(rejected.r, r0);
+  EXPECT_EQ(rejected.error, error_measure(*p, r0, p->W.apply(r0) + p->q));
+  o.reject_failed = false;
+  EXPECT_NE(solve_prox(*p, o, r0).r, r0);
+}
+
+TEST(AutoSolver, MinimumLineSearchStepEndsNewtonWhereItStalls) {
+  // NSN alone on BoxesStack1 (W singular): its Armijo search stalls far from the solution
+  // (solver_family_expected_failures.inc) and takes tiny steps for the whole budget; with
+  // min_step = 1/16 (stage 4's rule) Newton ends at the first iteration without a step of 1/16
+  const std::optional<FrictionProblem> p = fclib_data::read_fclib_local("BoxesStack1-i100000-32");
+  ASSERT_TRUE(p.has_value());
+  NsnOptions o;
+  o.stopping = {1e-8, 100};
+  const SolverResult full = solve_nsn(*p, o, Eigen::VectorXd());
+  o.min_step = AutoOptions().prox_restart.newton.min_step;
+  const SolverResult ended = solve_nsn(*p, o, Eigen::VectorXd());
+  EXPECT_EQ(full.iterations, 100);
+  EXPECT_EQ(ended.status, SolverStatus::MaxIterations);
+  EXPECT_LT(ended.iterations, full.iterations);
 }
 
 TEST(AutoSolver, BodyFormStageOnTheBoxWhereCornersAreRedundant) {
