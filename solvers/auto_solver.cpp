@@ -4,6 +4,7 @@
 #include "solvers/nlgs_bodies.hpp"
 #include "solvers/sparse_delassus.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <utility>
@@ -112,6 +113,9 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   nlgs.stall_window = 0;
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
   SolverResult rest = nlgs_stage(nlgs, best.r);
+  // the operations of stages 1–3: their sweeps and stage 2's factorisations
+  const double spent = (sweeps + rest.iterations) * sweep_operations(p, deferred != nullptr) +
+                       best.factorizations * price.operations();
   if (rest.error <= best.error || !std::isfinite(best.error)) {
     rest.iterations += best.iterations;
     rest.factorizations = best.factorizations;
@@ -119,9 +123,13 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   }
   if (best.status != SolverStatus::MaxIterations || coupling != nullptr || !affordable) return best;
 
-  // still short on the local form: the safeguarded PROX from r = 0 (from the best r it stays short)
+  // still short on the local form: the safeguarded PROX from r = 0 (from the best r it stays short),
+  // its factorisations costing at most restart_cost_ratio × what stages 1–3 spent
+  const int budget = static_cast<int>(std::min<double>(options.max_restart_iterations,
+                                                       options.restart_cost_ratio * spent / price.operations()));
+  if (budget < 1) return best;
   ProxOptions restart = options.prox_restart;
-  restart.stopping = {options.stopping.tolerance, options.max_restart_iterations};
+  restart.stopping = {options.stopping.tolerance, budget};
   SolverResult last = solve_prox(whole(), restart, Eigen::VectorXd());
   last.stage = SolverType::ProxRestart;
   keep_better(best, std::move(last), sweeps);

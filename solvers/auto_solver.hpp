@@ -40,7 +40,9 @@
 /// its sweeps (stage 3).
 ///  Stage 4, only on the local form (no body form given), when stage 2 ran and stages 1–3 all
 /// stopped short of the tolerance: PROX from r = 0 with the safeguarded rule of
-/// AutoOptions::prox_restart (prox.hpp), at most max_restart_iterations Newton iterations. On
+/// AutoOptions::prox_restart (prox.hpp), at most max_restart_iterations Newton iterations and at
+/// most restart_cost_ratio times the operations of stages 1–3 in its factorisations (so that a
+/// time step whose problem has no solution near the tolerance costs at most that much more). On
 /// RockPile_tob1 (463 contacts; sym(W) has 646 of its 1 389 eigenvalues below 1e-8 of the
 /// largest) stage 2's inner Newton fails at small σ, its failed r are kept and σ cycles: stages
 /// 1–3 end at 1.2e-5. The safeguarded PROX reaches 1e-8 from r = 0 in about 2 200 Newton
@@ -89,6 +91,8 @@ struct AutoOptions {
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
   int max_restart_iterations = 5000;  // stage 4 budget (Newton iterations): RockPile_tob1 takes 2 217
+  double restart_cost_ratio = 4.0;    // and its factorisations at most this × the operations of stages
+                                      // 1–3: on RockPile_tob1 the 2 217 cost 2.2 × (budget: 4 000)
   // stage 4, prox.hpp's safeguarded rule: an inner solve ends, failed, at a Newton iteration whose
   // line search finds no decrease at a step t ≥ 1/16; a failed inner solve leaves r_k unchanged and
   // sets σ ← 10 σ, a solved one σ ← σ / 2 (its stopping fields are set from the above)
