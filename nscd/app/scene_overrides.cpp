@@ -84,26 +84,23 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     for (io::Body& body : scene.bodies)
       if (switches(body, model)) body.model = model;
   }
+  // the FFR options need an ffr body (after --model)
+  const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                                   [](const io::Body& body) { return body.model == BodyKind::Ffr; });
   if (o.modes) {
     NSCD_THROW_UNLESS(*o.modes >= 0, "--modes {}: expected a number of modes ≥ 0 (0: the full mesh)", *o.modes);
-    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
-                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
     NSCD_THROW_UNLESS(any_ffr, "--modes {}: {} has no ffr body (add --model ffr)", *o.modes, o.scene.string());
     scene.ffr.modes = *o.modes;
   }
   if (o.static_correction) {
     const std::string& c = *o.static_correction;
     NSCD_THROW_UNLESS(c == "none" || c == "joints", "--static-correction {}: expected none or joints", c);
-    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
-                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
     NSCD_THROW_UNLESS(any_ffr, "--static-correction {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
     scene.ffr.joint_correction = c == "joints";
   }
   if (o.contact_surface) {
     const std::string& c = *o.contact_surface;
     NSCD_THROW_UNLESS(c == "mesh" || c == "shape", "--contact-surface {}: expected mesh or shape", c);
-    const bool any_ffr = std::any_of(scene.bodies.begin(), scene.bodies.end(),
-                                     [](const io::Body& body) { return body.model == BodyKind::Ffr; });
     NSCD_THROW_UNLESS(any_ffr, "--contact-surface {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
     scene.ffr.shape_contact = c == "shape";
   }
