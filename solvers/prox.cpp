@@ -56,7 +56,11 @@ SolverResult solve_prox(const FrictionProblem& p, const ProxOptions& options, co
     result.iterations += std::max(done, 1);
     result.factorizations += newton.factorizations;
     const bool solved = !newton.stalled && done < budget;
-    if (solved || !options.reject_failed) {
+    // rejected: a failed inner solve, unless its iterate already meets the tolerance (Newton may
+    // reach it on the last iteration of its budget)
+    const bool rejected = !solved && options.reject_failed &&
+                          !(r.allFinite() && error_measure(p, r, p.W.apply(r) + p.q) <= options.stopping.tolerance);
+    if (!rejected) {
       if (!r.allFinite()) break;
       result.r = r;
       error = error_measure(p, result.r, p.W.apply(result.r) + p.q);

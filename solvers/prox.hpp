@@ -18,7 +18,8 @@
 /// solve stops at ‖Φ‖ ≤ 0.1 × (the last outer error), so that the inexact proximal steps still
 /// converge [Rockafellar 1976], or as soon as the error of the problem itself (error_measure.hpp
 /// eq. (3)) is below the tolerance. r_{k+1} is the inner solve's last iterate, or, with
-/// reject_failed, r_k after a failed inner solve: the next step retries from r_k at the larger σ.
+/// reject_failed, r_k after a failed inner solve (unless its iterate already meets the tolerance):
+/// the next step retries from r_k at the larger σ.
 /// The safeguarded rule of auto_solver.hpp's stage 4 (AutoOptions::prox_restart) rejects failed
 /// solves, ends Newton's line search at t = 1/16 (NsnOptions::min_step) and uses the factors ½ and
 /// 10; with the default rule, where the inner Newton fails at small σ, the failed r it keeps and σ
