@@ -1,5 +1,7 @@
 #include "nscd/step/ffr_coupling.hpp"
 
+#include <span>
+
 namespace nscd {
 namespace {
 
@@ -69,20 +71,27 @@ void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point) {
 
 int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
-  // material points and world impulses per FFR body, in contact order
-  std::vector<std::vector<Vec3>> X(ffr.size()), P(ffr.size());
+  // material points and world impulses of FFR body d in [start[d], start[d + 1]), in contact order
+  std::vector<int> start(ffr.size() + 1, 0);
+  for (const MeshPoint& p : points)
+    if (p.ffr_index >= 0) ++start[p.ffr_index + 1];
+  for (std::size_t d = 0; d < ffr.size(); ++d) start[d + 1] += start[d];
+  std::vector<Vec3> X(start.back()), P(start.back());
+  std::vector<int> fill(start.begin(), start.end() - 1);
   for (const MeshPoint& p : points) {
     if (p.ffr_index < 0) continue;
-    X[p.ffr_index].push_back(p.side.X_B);
-    P[p.ffr_index].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+    X[fill[p.ffr_index]] = p.side.X_B;
+    P[fill[p.ffr_index]++] = p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
   }
   int iterations = 0;
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Ffr) continue;
     const int d = m.bodies[b].ffr_index;
     FfrStepData& data = ffr[d];
-    data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, X[d], P[d], data.rotation,
-                                m.step.inner_tolerance, m.step.inner_max_iterations);
+    const std::size_t first = start[d], count = start[d + 1] - start[d];
+    data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, std::span(X).subspan(first, count),
+                                std::span(P).subspan(first, count), data.rotation, m.step.inner_tolerance,
+                                m.step.inner_max_iterations);
     iterations = std::max(iterations, data.rotation.iterations);
     update_lambda_free(m, s, b, data);
     set_free_motion(m, s, b, data, free[b]);
