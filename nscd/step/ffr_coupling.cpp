@@ -104,6 +104,14 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
   return OtC.transpose() * (interpolate(fe, side, lambda) - mean_lambda);
 }
 
+Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point) {
+  const FfrStepData& data = ffr[point.ffr_index];
+  if (point.rows_t.size() == 0)
+    return deformable_velocity(m.ffr_bodies[point.ffr_index], point.side, point.OtC, data.lambda_free,
+                               data.mean_lambda_free);
+  return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(data.lambda_free) - data.mean_lambda_free);
+}
+
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
   Mat3 G = -q.mean_Z;
   if (p.rows_t.size() > 0) {  // a modal body: 9 dot products of length k

@@ -106,6 +106,10 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
 Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
+/// deformable_velocity of an FFR point at its current rotation for λ_free: OtCᵀ (H̄_α λ_free − mean),
+/// H̄_α λ_free = rows_tᵀ λ_free (3 dot products of length k) on a modal body.
+Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point);
+
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body: OtC_pᵀ (H̄_p Z_q) OtC_q,
 /// H̄_p Z_q = p.rows_tᵀ Z_q on a modal body.
 Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
