@@ -159,8 +159,10 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
 // W of the active contacts at the current rotations
 void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
-  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
-                                            [&points](int p, int q) { return mesh_block(points[p], points[q]); });
+  const std::vector<FfrStepData>& ffr = ws.ffr;
+  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &ffr](int p, int q) {
+    return mesh_block(ffr, points[p], points[q]);
+  });
   ws.contacts.delassus_assembled = true;
   ++ws.contacts.delassus_assemblies;
 }
@@ -293,6 +295,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
         active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
         ws.mesh_points.push_back(mesh_point(m, ws, i, side));
       }
+  modal_blocks(m, ws.mesh_points, ws.ffr);
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;
   problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);

@@ -112,12 +112,27 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
   return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(data.lambda_free) - data.mean_lambda_free);
 }
 
-Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
-  Mat3 G = -q.mean_Z;
-  if (p.rows_t.size() > 0) {  // a modal body: 9 dot products of length k
-    G.noalias() += p.rows_t.transpose().lazyProduct(q.Z);
-    return p.OtC.transpose() * G * q.OtC;
+void modal_blocks(const Model& m, std::vector<MeshPoint>& points, std::vector<FfrStepData>& ffr) {
+  std::vector<int> count(ffr.size(), 0);
+  for (MeshPoint& p : points)
+    if (p.rows_t.size() > 0) p.slot = count[p.ffr_index]++;
+  std::vector<Eigen::MatrixXd> R(ffr.size()), Z(ffr.size());
+  for (std::size_t d = 0; d < ffr.size(); ++d) {
+    R[d].resize(m.ffr_bodies[d].ncoordinates(), 3 * count[d]);
+    Z[d].resize(R[d].rows(), R[d].cols());
   }
+  for (const MeshPoint& p : points) {
+    if (p.slot < 0) continue;
+    R[p.ffr_index].middleCols<3>(3 * p.slot) = p.rows_t;
+    Z[p.ffr_index].middleCols<3>(3 * p.slot) = p.Z;
+  }
+  for (std::size_t d = 0; d < ffr.size(); ++d)
+    if (count[d] > 0) ffr[d].blocks.noalias() = R[d].transpose() * Z[d];
+}
+
+Mat3 mesh_block(const std::vector<FfrStepData>& ffr, const MeshPoint& p, const MeshPoint& q) {
+  if (p.slot >= 0) return p.OtC.transpose() * ffr[p.ffr_index].blocks.block<3, 3>(3 * p.slot, 3 * q.slot) * q.OtC;
+  Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
   return p.OtC.transpose() * G * q.OtC;
