@@ -74,35 +74,53 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
   }
 }
 
-// contact_jacobian.hpp eq. (5) summed over the sides on a mesh: at the start of the step
-// (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
-Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-                          const std::array<MeshSide, 2>& sides, bool at_end) {
-  Vec3 u = Vec3::Zero();
-  for (int side = 0; side < 2; ++side) {
-    const int b = side == 0 ? c.a : c.b;
-    const BodyModel& body = m.bodies[b];
-    const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-    switch (body.kind) {
-      case BodyKind::Ffr: {
-        const FfrStepData& data = ws.ffr[body.ffr_index];
-        const Mat3& O = at_end ? data.rotation.O : data.O_i;
-        const ffr::FfrBody& fe = m.ffr_bodies[body.ffr_index];
-        u += at_end ? deformable_velocity(fe, sides[side], O.transpose() * sigma_C, data.lambda_free,
+// contact_jacobian.hpp eq. (5) at side `side` of contact c, a side on a mesh: at the start of the
+// step (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
+Vec3 side_deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+                               const std::array<MeshSide, 2>& sides, int side, bool at_end) {
+  const int b = side == 0 ? c.a : c.b;
+  const BodyModel& body = m.bodies[b];
+  const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+  switch (body.kind) {
+    case BodyKind::Ffr: {
+      const FfrStepData& data = ws.ffr[body.ffr_index];
+      const Mat3& O = at_end ? data.rotation.O : data.O_i;
+      const ffr::FfrBody& fe = m.ffr_bodies[body.ffr_index];
+      return at_end ? deformable_velocity(fe, sides[side], O.transpose() * sigma_C, data.lambda_free,
                                           data.mean_lambda_free)
                     : deformable_velocity(fe, sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
                                           data.mean_lambda_i);
-        break;
-      }
-      case BodyKind::Tl:
-      case BodyKind::Linear:
-        u += deformable_velocity(m.tl_bodies[body.tl_index].fe, sides[side], tl_orientation(m, b, sigma_C),
+    }
+    case BodyKind::Tl:
+    case BodyKind::Linear:
+      return deformable_velocity(m.tl_bodies[body.tl_index].fe, sides[side], tl_orientation(m, b, sigma_C),
                                  at_end ? ws.tl[body.tl_index].lambda_free : s.tl_lambda[body.tl_index], Vec3::Zero());
-        break;
-      case BodyKind::Rigid:
-      case BodyKind::Fixed:
-      case BodyKind::Driven:
-        break;
+    case BodyKind::Rigid:
+    case BodyKind::Fixed:
+    case BodyKind::Driven:
+      break;
+  }
+  return Vec3::Zero();
+}
+
+// the above summed over the two sides of contact c
+Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
+                          const std::array<MeshSide, 2>& sides, bool at_end) {
+  return side_deformation_velocity(m, s, ws, c, sides, 0, at_end) + side_deformation_velocity(m, s, ws, c, sides, 1, at_end);
+}
+
+// the free deformation velocity at the end of the step of active contact i, an FFR side's from
+// its material point at its current rotation (free_deformable_velocity)
+Vec3 free_deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, int i) {
+  const ActiveContact& contact = ws.contacts.active[i];
+  const ContactJacobian& J = ws.contacts.active.jacobian(i);
+  Vec3 u = Vec3::Zero();
+  for (int side = 0; side < 2; ++side) {
+    const int p = J.point[side];
+    if (p >= 0 && ws.mesh_points[p].ffr_index >= 0) {
+      u += free_deformable_velocity(m, ws.ffr, ws.mesh_points[p]);
+    } else {
+      u += side_deformation_velocity(m, s, ws, contact.point, contact.sides, side, true);
     }
   }
   return u;
@@ -133,7 +151,7 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
   const contact::ContactPoint& c = contact.point;
   const ContactJacobian& J = ws.contacts.active.jacobian(i);
   Vec3 u = contact_velocity(J, body_velocity(ws.free[c.a].v, ws.free[c.a].w), body_velocity(ws.free[c.b].v, ws.free[c.b].w));
-  if (m.has_meshes()) u += deformation_velocity(m, s, ws, c, contact.sides, true);
+  if (m.has_meshes()) u += free_deformation_velocity(m, s, ws, i);
   u[0] += normal_velocity_shift(m, contact);
   return u;
 }
@@ -141,8 +159,10 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
 // W of the active contacts at the current rotations
 void assemble(const Model& m, StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
-  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(),
-                                            [&points](int p, int q) { return mesh_block(points[p], points[q]); });
+  const std::vector<FfrStepData>& ffr = ws.ffr;
+  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &ffr](int p, int q) {
+    return mesh_block(ffr, points[p], points[q]);
+  });
   ws.contacts.delassus_assembled = true;
   ++ws.contacts.delassus_assemblies;
 }
@@ -275,6 +295,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
         active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
         ws.mesh_points.push_back(mesh_point(m, ws, i, side));
       }
+  modal_blocks(m, ws.mesh_points, ws.ffr);
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;
   problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);

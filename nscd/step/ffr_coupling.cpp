@@ -1,5 +1,7 @@
 #include "nscd/step/ffr_coupling.hpp"
 
+#include <span>
+
 namespace nscd {
 namespace {
 
@@ -69,20 +71,27 @@ void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point) {
 
 int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
-  // material points and world impulses per FFR body, in contact order
-  std::vector<std::vector<Vec3>> X(ffr.size()), P(ffr.size());
+  // material points and world impulses of FFR body d in [start[d], start[d + 1]), in contact order
+  std::vector<int> start(ffr.size() + 1, 0);
+  for (const MeshPoint& p : points)
+    if (p.ffr_index >= 0) ++start[p.ffr_index + 1];
+  for (std::size_t d = 0; d < ffr.size(); ++d) start[d + 1] += start[d];
+  std::vector<Vec3> X(start.back()), P(start.back());
+  std::vector<int> fill(start.begin(), start.end() - 1);
   for (const MeshPoint& p : points) {
     if (p.ffr_index < 0) continue;
-    X[p.ffr_index].push_back(p.side.X_B);
-    P[p.ffr_index].push_back(p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+    X[fill[p.ffr_index]] = p.side.X_B;
+    P[fill[p.ffr_index]++] = p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
   }
   int iterations = 0;
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Ffr) continue;
     const int d = m.bodies[b].ffr_index;
     FfrStepData& data = ffr[d];
-    data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, X[d], P[d], data.rotation,
-                                m.step.inner_tolerance, m.step.inner_max_iterations);
+    const std::size_t first = start[d], count = start[d + 1] - start[d];
+    data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, std::span(X).subspan(first, count),
+                                std::span(P).subspan(first, count), data.rotation, m.step.inner_tolerance,
+                                m.step.inner_max_iterations);
     iterations = std::max(iterations, data.rotation.iterations);
     update_lambda_free(m, s, b, data);
     set_free_motion(m, s, b, data, free[b]);
@@ -95,12 +104,35 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
   return OtC.transpose() * (interpolate(fe, side, lambda) - mean_lambda);
 }
 
-Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q) {
-  Mat3 G = -q.mean_Z;
-  if (p.rows_t.size() > 0) {  // a modal body: 9 dot products of length k
-    G.noalias() += p.rows_t.transpose().lazyProduct(q.Z);
-    return p.OtC.transpose() * G * q.OtC;
+Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point) {
+  const FfrStepData& data = ffr[point.ffr_index];
+  if (point.rows_t.size() == 0)
+    return deformable_velocity(m.ffr_bodies[point.ffr_index], point.side, point.OtC, data.lambda_free,
+                               data.mean_lambda_free);
+  return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(data.lambda_free) - data.mean_lambda_free);
+}
+
+void modal_blocks(const Model& m, std::vector<MeshPoint>& points, std::vector<FfrStepData>& ffr) {
+  std::vector<int> count(ffr.size(), 0);
+  for (MeshPoint& p : points)
+    if (p.rows_t.size() > 0) p.slot = count[p.ffr_index]++;
+  std::vector<Eigen::MatrixXd> R(ffr.size()), Z(ffr.size());
+  for (std::size_t d = 0; d < ffr.size(); ++d) {
+    R[d].resize(m.ffr_bodies[d].ncoordinates(), 3 * count[d]);
+    Z[d].resize(R[d].rows(), R[d].cols());
   }
+  for (const MeshPoint& p : points) {
+    if (p.slot < 0) continue;
+    R[p.ffr_index].middleCols<3>(3 * p.slot) = p.rows_t;
+    Z[p.ffr_index].middleCols<3>(3 * p.slot) = p.Z;
+  }
+  for (std::size_t d = 0; d < ffr.size(); ++d)
+    if (count[d] > 0) ffr[d].blocks.noalias() = R[d].transpose() * Z[d];
+}
+
+Mat3 mesh_block(const std::vector<FfrStepData>& ffr, const MeshPoint& p, const MeshPoint& q) {
+  if (p.slot >= 0) return p.OtC.transpose() * ffr[p.ffr_index].blocks.block<3, 3>(3 * p.slot, 3 * q.slot) * q.OtC;
+  Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
   return p.OtC.transpose() * G * q.OtC;

@@ -42,6 +42,7 @@ struct FfrStepData {
   Vec3 mean_lambda_i = Vec3::Zero();    // (1/m) Σ m_k λ_k of λ_i and of λ_free
   Vec3 mean_lambda_free = Vec3::Zero();
   std::vector<ffr::MatrixX3> node_responses;  // Z_k per node, computed when first needed (kept over the run)
+  Eigen::MatrixXd blocks;  // a modal body's H̄_p Z_q between its points (3 × 3 each, by MeshPoint::slot)
 };
 
 /// The deformable side of an active contact, on an FFR body or (tl_coupling.hpp) on a TL or
@@ -57,6 +58,7 @@ struct MeshPoint {
   ffr::MatrixX3 rows_t;     // a modal body's H̄_αᵀ = Σ w_i Φ_{k_i}ᵀ (k × 3); empty on nodal bodies
   Mat3 mean_Z = Mat3::Zero();  // (1/m) Σ_l m_l Z_l, the translational-inertia part of H̄ Z
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
+  int slot = -1;            // a modal body's point: its rank among the body's points (FfrStepData::blocks)
 };
 
 /// What the deformable point of side `side` (0: body a, 1: body b) of active contact `contact`
@@ -106,9 +108,19 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
 Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
+/// deformable_velocity of an FFR point at its current rotation for λ_free: OtCᵀ (H̄_α λ_free − mean),
+/// H̄_α λ_free = rows_tᵀ λ_free (3 dot products of length k) on a modal body.
+Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point);
+
+/// H̄_p Z_q between all the points of each modal FFR body, which the rotations leave unchanged
+/// over the step, in one product per body (H̄_p Z_q = p.rows_tᵀ Z_q, the mean part being 0):
+///   blocks = Rᵀ Z,   R = [rows_t,p]_p,   Z = [Z_q]_q   (k × 3n for the body's n points);
+/// numbers each modal point's slot.
+void modal_blocks(const Model& m, std::vector<MeshPoint>& points, std::vector<FfrStepData>& ffr);
+
 /// W block of contact_jacobian.hpp eq. (6) for two deformable points of the same body: OtC_pᵀ (H̄_p Z_q) OtC_q,
-/// H̄_p Z_q = p.rows_tᵀ Z_q on a modal body.
-Mat3 mesh_block(const MeshPoint& p, const MeshPoint& q);
+/// H̄_p Z_q from modal_blocks on a modal body.
+Mat3 mesh_block(const std::vector<FfrStepData>& ffr, const MeshPoint& p, const MeshPoint& q);
 
 /// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
 Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,

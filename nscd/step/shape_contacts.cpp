@@ -43,9 +43,8 @@ Side side_at(const Model& m, const State& s, int b, const Vec3& p_W, const Vec3&
   Side side;
   const ffr::FfrBody* f = shape_ffr_body(m, b);
   if (f == nullptr) return side;
-  const auto& poly = std::get<contact::ConvexPolyhedron>(m.shapes[b]);
   const Quat q_BW = s.q[b].conjugate();
-  side.point = face_point(poly, m.bodies[b].face_triangles, f->mesh, q_BW * (p_W - s.x[b]), q_BW * outward_W);
+  side.point = face_point(m.shapes[b], m.bodies[b].face_triangles, f->mesh, q_BW * (p_W - s.x[b]), q_BW * outward_W);
   side.displacement = s.q[b] * interpolate(*f, side.point, s.psi[m.bodies[b].ffr_index]);
   return side;
 }
@@ -72,12 +71,13 @@ std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& pol
   return faces;
 }
 
-MeshSide face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& faces, const ffr::Mesh& mesh,
-                    const Vec3& X, const Vec3& outward) {
+MeshSide face_point(const contact::Shape& shape, const FaceTriangles& faces, const ffr::Mesh& mesh, const Vec3& X,
+                    const Vec3& outward) {
+  const auto& poly = std::get<contact::ConvexPolyhedron>(shape);
   const int nf = static_cast<int>(poly.faces.size());
   double nearest = -std::numeric_limits<double>::infinity();
   for (int f = 0; f < nf; ++f) nearest = std::max(nearest, face_distance(poly, f, X));
-  const double tolerance = kNearFace * contact::bounding_radius(poly);
+  const double tolerance = kNearFace * contact::bounding_radius(shape);
   int chosen = -1;
   for (int f = 0; f < nf; ++f)
     if (face_distance(poly, f, X) >= nearest - tolerance &&

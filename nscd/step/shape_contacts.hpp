@@ -51,9 +51,10 @@ std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& pol
                                             const ffr::Surface& surface);
 
 /// The material point (1) of the body-frame point X on the boundary mesh of an FFR body in
-/// contact on the faces of its shape `poly`, on the face nearest the direction `outward` (body frame).
-MeshSide face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& faces, const ffr::Mesh& mesh,
-                    const Vec3& X, const Vec3& outward);
+/// contact on the faces of its shape `shape` (a convex polyhedron, taken as the model holds it so
+/// that its bounding radius costs no copy), on the face nearest the direction `outward` (body frame).
+MeshSide face_point(const contact::Shape& shape, const FaceTriangles& faces, const ffr::Mesh& mesh, const Vec3& X,
+                    const Vec3& outward);
 
 /// Whether the contacts of bodies a and b are found on their shapes' faces (see above).
 bool shape_pair(const Model& m, int a, int b);
