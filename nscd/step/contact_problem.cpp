@@ -295,7 +295,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
         active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
         ws.mesh_points.push_back(mesh_point(m, ws, i, side));
       }
-  modal_blocks(m, ws.mesh_points, ws.ffr);
+  if (m.has_meshes()) modal_blocks(m, ws.mesh_points, ws.ffr);
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;
   problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);
