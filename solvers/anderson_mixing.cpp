@@ -22,7 +22,8 @@ bool AndersonMixing::start_sweep(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen
   bool mixed = false;
   if (m_started) {
     record(x, y);
-    mixed = m_columns > 0 && mix(x, y);
+    pause_if_stalled();
+    mixed = m_pause_left == 0 && m_columns > 0 && mix(x, y);
   }
   m_start = x;
   m_started = true;
@@ -48,6 +49,21 @@ void AndersonMixing::record(const Eigen::Ref<const Eigen::VectorXd>& x, const Ei
   m_y = y;
   m_f_norm = f_norm;
   m_recorded = true;
+}
+
+void AndersonMixing::pause_if_stalled() {
+  ++m_sweeps;
+  if (m_pause_left > 0 && --m_pause_left == 0) {  // the pause ends: afresh
+    restart();
+    m_lowest = m_f_norm;
+    m_lowest_at = m_sweeps;
+  } else if (m_pause_left == 0 && m_f_norm < m_lowest) {
+    m_lowest = m_f_norm;
+    m_lowest_at = m_sweeps;
+  } else if (m_pause_left == 0 && m_sweeps - m_lowest_at >= kStall) {
+    m_pause_left = kStall;
+    ++m_pauses;
+  }
 }
 
 void AndersonMixing::restart() {

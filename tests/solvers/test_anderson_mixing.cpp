@@ -12,9 +12,12 @@
 #include <Eigen/Core>
 #include <Eigen/QR>
 
+#include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace nscd::solvers {
 namespace {
@@ -87,6 +90,30 @@ TEST(AndersonMixing, RestartsWhenASweepFromTheMixedPointDoesWorse) {
   }
   EXPECT_EQ(mixing.mixed(), 0);
   EXPECT_EQ(mixing.restarts(), 3);
+}
+
+TEST(AndersonMixing, PausesAfterSweepsWithoutANewLowestStep) {
+  // a map that does not converge: sweep 0 moves x by 0.5, every later one by 1.5, 1.4, … 1.1,
+  // 1.5, … (turning by 1 rad a sweep; the steps differ by far more than round-off), so that no
+  // later sweep sets a new lowest ‖f_k‖. The mixing goes on within each falling run of steps
+  // (the safeguard restarts it at each rise) until kStall sweeps have passed without a new
+  // lowest, pauses for kStall plain sweeps, then starts afresh
+  constexpr int kStall = detail::AndersonMixing::kStall;
+  detail::AndersonMixing mixing(3, 2, 0);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(2), none;
+  std::vector<int> mixed_at;  // the start_sweep calls that mixed
+  for (int k = 0; k <= 3 * kStall; ++k) {
+    if (mixing.start_sweep(x, none)) mixed_at.push_back(k);
+    const double step = k == 0 ? 0.5 : 1.5 - 0.1 * ((k - 1) % 5);
+    x += step * Eigen::Vector2d(std::cos(k), std::sin(k));
+  }
+  const auto mixed_within = [&](int first, int last) {
+    return std::count_if(mixed_at.begin(), mixed_at.end(), [&](int k) { return k >= first && k <= last; });
+  };
+  EXPECT_GT(mixed_within(2, kStall), kStall / 2);         // call k records sweep k − 1
+  EXPECT_EQ(mixed_within(kStall + 1, 2 * kStall + 1), 0);  // the pause
+  EXPECT_GT(mixed_within(2 * kStall + 2, 3 * kStall), kStall / 2);
+  EXPECT_EQ(mixing.pauses(), 1);
 }
 
 TEST(AndersonMixing, DepthZeroLeavesTheSweepsAsTheyAre) {
