@@ -25,7 +25,7 @@ and prints one Markdown table row per run:
   CPU               user + system time of the nscd process for the whole run (start-up, meshing
                     and modal analyses included), and divided by the steps
   iterations        solver_iterations per step: median and most (NLGS sweeps; with FFR bodies,
-                    Algorithm 1's outer iterations, one sweep each)
+                    summed over the solves of Algorithm 1's outer iterations)
   stages            the share of run.json's stage_seconds: free motion (FFR free solves included),
                     detection, assembly, solve (Algorithm 1's W updates included), update, output
 

@@ -127,11 +127,11 @@ class ProgressTest {
 
 }  // namespace
 
-// the first sweep symmetric when symmetric_first: a forward and a backward pass, their Δr summed;
+// the first sweep symmetric: a forward and a backward pass, their Δr summed;
 // the full error of eq. (3) is evaluated after sweep min_iterations and the last sweep, every
 // kFullErrorPeriod sweeps, and when the cheap estimate ‖Δr‖/‖r‖ · (last full/cheap ratio) reaches
 // the tolerance; never before sweep min_iterations (or the last)
-SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options, bool symmetric_first,
+SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options,
                      const std::function<SweepNorms(SweepDirection)>& sweep, const std::function<double()>& full_error,
                      const std::function<bool()>& data_finite, SolverResult& result) {
   const int first_check = std::min(stopping.min_iterations, stopping.max_iterations);
@@ -141,7 +141,7 @@ SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options, bool 
   ProgressTest progress(options, stopping);
   for (int s = 1; s <= stopping.max_iterations; ++s) {
     SweepNorms norms = sweep(SweepDirection::Forward);
-    if (s == 1 && symmetric_first) {
+    if (s == 1) {
       const SweepNorms back = sweep(SweepDirection::Backward);
       norms = {norms.dr2 + back.dr2, back.r2, norms.q_loc_finite && back.q_loc_finite};
     }
@@ -187,15 +187,6 @@ PreparedNlgs::PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options)
   m_u.resize(m_r.size());
 }
 
-SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) { return run(r0, m_options.stopping, true); }
-
-SolverResult PreparedNlgs::sweep(const Eigen::VectorXd& r0) {
-  NSCD_DEMAND(sweeps_left() > 0);
-  SolverResult result = run(r0, Stopping{m_options.stopping.tolerance, 1, 1}, m_sweeps == 0);
-  result.iterations = ++m_sweeps;
-  return result;
-}
-
 // p's values in plan order, and the local data of its diagonal blocks
 const FrictionProblem& PreparedNlgs::take_values() {
   const FrictionProblem* P = m_p;
@@ -208,8 +199,9 @@ const FrictionProblem& PreparedNlgs::take_values() {
   return *P;
 }
 
-SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first) {
+SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) {
   const FrictionProblem& p = *m_p;
+  const Stopping& stopping = m_options.stopping;
   NSCD_DEMAND(3 * static_cast<Eigen::Index>(p.nc()) == m_r.size() && p.W.n_offdiag() == m_n_offdiag);  // the pattern
   detail::check_problem(p, "nlgs");
   // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
@@ -226,7 +218,7 @@ SolverResult PreparedNlgs::run(const Eigen::VectorXd& r0, const Stopping& stoppi
   detail::AndersonMixing mixing(m_options.anderson_depth, m_r.size(), 0);
   Eigen::VectorXd no_image;
   const detail::SweepsEnd end = detail::run_sweeps(
-      stopping, m_options, symmetric_first,
+      stopping, m_options,
       [&](detail::SweepDirection direction) {
         if (direction == detail::SweepDirection::Forward) mixing.start_sweep(m_r, no_image);
         return detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, direction);

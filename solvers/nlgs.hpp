@@ -138,23 +138,23 @@ void check_options(const NlgsOptions& options);
 enum class SweepsEnd { ErrorCurrent, ErrorStale, NonFiniteData };
 
 /// The sweeps of NLGS until `stopping`, with the stopping test of the file comment and the progress
-/// test of options, the first sweep symmetric when symmetric_first: sweep(direction) runs one pass
+/// test of options, the first sweep symmetric (forward, then backward): sweep(direction) runs one pass
 /// in that direction on the current r and returns its sums; full_error()
 /// evaluates eq. (3) on the current r; data_finite() says whether the data the sweeps read besides
 /// q, μ and the diagonal blocks are finite (asked only when the first sweep met a non-finite q_loc).
 /// Sets result's iterations, error when evaluated, and status NonFinite on a non-finite sweep.
-SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options, bool symmetric_first,
+SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options,
                      const std::function<SweepNorms(SweepDirection)>& sweep, const std::function<double()>& full_error,
                      const std::function<bool()>& data_finite, SolverResult& result);
 
 }  // namespace detail
 
-/// NLGS prepared once for problems of one pattern, whose values change between solves: the
-/// outer iterations of Algorithm 1 of [Lozovskiy & Dubois 2016] re-assemble W and q at each
-/// linearisation, on the same contacts. The constructor makes the sweep plan (colouring, chunks)
-/// and the renumbering of p's pattern and allocates the workspace; each solve or sweep then reads
-/// the current values of p (renumbered into plan order, the local data of every W_ii) and returns
-/// the result solve_nlgs would, bit for bit.
+/// NLGS prepared once for problems of one pattern, whose values may change between solves (as
+/// the outer iterations of Algorithm 1 of [Lozovskiy & Dubois 2016] re-assemble W and q at each
+/// linearisation, on the same contacts). The constructor makes the sweep plan (colouring, chunks)
+/// and the renumbering of p's pattern and allocates the workspace; each solve then reads the
+/// current values of p (renumbered into plan order, the local data of every W_ii) and returns the
+/// result solve_nlgs would, bit for bit.
 class PreparedNlgs {
  public:
   /// Prepares NLGS with options on p's pattern. p must outlive this object; between calls its
@@ -167,18 +167,7 @@ class PreparedNlgs {
   /// solve_nlgs(p, options, r0) on p's current values.
   SolverResult solve(const Eigen::VectorXd& r0);
 
-  /// One sweep (symmetric if it is the object's first, never mixed: p's values may change between
-  /// calls) of the budget options.stopping.max_iterations on p's current values from r0, tested
-  /// after it (min_iterations is the caller's to apply): status Converged when the error is at most the
-  /// tolerance, NonFinite as solve_nlgs, else MaxIterations; iterations counts the sweeps since
-  /// the object was made. @pre sweeps_left() > 0.
-  SolverResult sweep(const Eigen::VectorXd& r0);
-
-  /// What remains of the budget of sweep().
-  int sweeps_left() const { return m_options.stopping.max_iterations - m_sweeps; }
-
  private:
-  SolverResult run(const Eigen::VectorXd& r0, const Stopping& stopping, bool symmetric_first);
   const FrictionProblem& take_values();
 
   const FrictionProblem* m_p;
@@ -190,7 +179,6 @@ class PreparedNlgs {
   std::vector<detail::LocalProblem> m_local;
   std::vector<detail::SweepNorms> m_chunk_norms;
   Eigen::VectorXd m_r, m_u;              // in plan order
-  int m_sweeps = 0;                      // by sweep()
 };
 
 }  // namespace nscd::solvers

@@ -82,7 +82,7 @@ SolverResult solve_nlgs_bodies(const FrictionProblem& p, const ContactBodies& bo
   };
   detail::AndersonMixing mixing(options.anderson_depth, r.size(), dv.size());
   const detail::SweepsEnd end = detail::run_sweeps(
-      options.stopping, options, true,
+      options.stopping, options,
       [&](detail::SweepDirection direction) {
         const bool backward = direction == detail::SweepDirection::Backward;
         if (!backward) mixing.start_sweep(r, dv);

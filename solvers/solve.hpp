@@ -61,8 +61,7 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
                    const BodyCoupling* coupling = nullptr, const DeferredDelassus* deferred = nullptr);
 
 /// The NLGS that options.type runs sweep by sweep: NLGS with options.nlgs, or auto's stage 1
-/// without its progress test (auto_solver.hpp); nullopt for the other solvers. Algorithm 1 (FFR
-/// and TL bodies, nscd's stepper) runs it one sweep per outer iteration (PreparedNlgs::sweep).
+/// without its progress test (auto_solver.hpp); nullopt for the other solvers.
 std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options);
 
 /// A named solver variant, as accepted by `nscd solve --solver`.

@@ -4,9 +4,9 @@
 
 namespace nscd::app {
 
-std::string contact_summary(int n_contacts, int solver_iterations, bool outer_iterations) {
+std::string contact_summary(int n_contacts, int solver_iterations) {
   if (n_contacts == 0) return "0 contacts";
-  return fmt::format("{} contacts  {} {}", n_contacts, solver_iterations, outer_iterations ? "outer it" : "it");
+  return fmt::format("{} contacts  {} it", n_contacts, solver_iterations);
 }
 
 ProgressBar::ProgressBar(long total_steps, double duration, std::shared_ptr<StatusLineSink> sink)

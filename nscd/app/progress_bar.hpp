@@ -12,10 +12,9 @@
 namespace nscd::app {
 
 /// What the contact solver did in one step: "0 contacts" when there was no contact problem to
-/// solve; otherwise "635 contacts  41 it", the solver's iterations (NLGS sweeps), or, when
-/// `outer_iterations` (scenes with ffr, tl or linear bodies), "12 contacts  3 outer it", the
-/// outer iterations of Algorithm 1 (stepper.hpp).
-std::string contact_summary(int n_contacts, int solver_iterations, bool outer_iterations);
+/// solve; otherwise "635 contacts  41 it", the solver's iterations (NLGS sweeps; in scenes with
+/// ffr, tl or linear bodies, summed over the solves of Algorithm 1, contact_solve.hpp).
+std::string contact_summary(int n_contacts, int solver_iterations);
 
 class ProgressBar {
  public:

@@ -42,7 +42,7 @@ long checkpoint_steps(const RunOptions& o, const Model& m) {
 void show_progress(const RunOptions& o, const Model& m, const State& s, const StepReport& report,
                    ProgressBar& progress, long& next_log) {
   const auto contacts = [&] {
-    return contact_summary(report.n_contacts, report.solver_iterations, m.has_meshes());
+    return contact_summary(report.n_contacts, report.solver_iterations);
   };
   if (o.progress) {
     progress.update(s.step, s.t, contacts());

@@ -89,7 +89,8 @@ struct StepContacts {
   solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts; on a rigid scene W holds its
                                       // diagonal blocks only until assembled_problem() (contact_problem.hpp)
   bool delassus_assembled = false;    // whether problem.W holds its off-diagonal blocks too
-  int delassus_assemblies = 0;        // of W whole in the step (Algorithm 1: again as bodies turn)
+  int delassus_assemblies = 0;        // of W whole in the step (Algorithm 1: again at each outer iteration)
+  int outer_iterations = 0;           // of Algorithm 1 in the step (contact_solve.hpp), 0 without FE bodies
   solvers::ContactBodies bodies;      // rigid scenes: the contacts' sides (solvers/contact_bodies.hpp)
   solvers::BodyCoupling body_form;    // M and H of rigid scenes when the solver can use them, else empty
   solvers::SolverResult solution;     // r, u, and how the solver got there

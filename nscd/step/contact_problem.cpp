@@ -323,17 +323,13 @@ solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& cont
 }
 
 void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
-  relinearize_velocities(m, s, ws);
-  assemble(m, ws);
-}
-
-void relinearize_velocities(const Model& m, const State& s, StepWorkspace& ws) {
   for (MeshPoint& point : ws.mesh_points) orient_ffr_point(ws.ffr, point);
   ActiveContacts& active = ws.contacts.active;
   for (int i = 0; i < active.size(); ++i) {
     linearize(m, s, ws, active[i].point, active[i].sides, active.jacobian(i));
     ws.contacts.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
   }
+  assemble(m, ws);
 }
 
 }  // namespace nscd

@@ -40,12 +40,6 @@ solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& cont
 /// rotations of the last Rotator pass (ws.ffr), for the same active contacts.
 void relinearize(const Model& m, const State& s, StepWorkspace& ws);
 
-/// relinearize() but for W, which keeps the rotations it was last assembled at: within a step
-/// only the FFR bodies' rotations O_{i+1} move W (the rotated blocks of eq. (6), the lever arms
-/// and the world inertia of eq. (3)); the deformation responses Z, the TL and linear bodies' and
-/// the rigid bodies' parts are fixed for the step.
-void relinearize_velocities(const Model& m, const State& s, StepWorkspace& ws);
-
 /// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) of the active
 /// contacts of ws: M = blockdiag(m I, J_W), J_W the inverse of the free motion's
 /// R̃ J_B⁻¹ R̃ᵀ (rigid_dynamics.hpp, FreeMotion::inv_inertia_W; identity blocks for the bodies

@@ -11,10 +11,10 @@
 /// resistance in an interaction, then the passes of rolling_resistance.hpp, each with a solve of
 /// the same kind. With finite-element bodies, Algorithm 1 of
 /// [Lozovskiy & Dubois 2016]: outer iterations on r, each followed by the inner loop (the Rotator
-/// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. With
-/// NLGS (and `auto`, whose first stage is NLGS) an outer iteration is one sweep, as in the paper;
-/// with the other solvers, a full solve at the current linearisation, until the impulses of the
-/// last solve satisfy the relinearised problem to the tolerance.
+/// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. An outer
+/// iteration is a solve by the scene's solver at the current linearisation (the paper: one NLGS
+/// sweep), until the impulses of the last solve satisfy the relinearised problem to the
+/// tolerance; the solves share the solver's budget of iterations.
 ///
 /// With penalty contact (penalty_contact.hpp) r follows from each contact's gap and velocity,
 /// without a solver.

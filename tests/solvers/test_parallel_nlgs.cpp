@@ -260,21 +260,6 @@ TEST(ParallelNlgs, PreparedSolverGivesTheBitsOfSolveNlgsAsTheValuesChange) {
     expect_same_result(res, solve_nlgs(p, options, Eigen::VectorXd()));
     EXPECT_GT(res.iterations, 1);
   }
-  // sweep(): one sweep each, tested after it, counted since the object was made; the first one
-  // symmetric, as the first of a solve, and none mixed (the values may change between calls):
-  // three calls give the bits of a solve of three unmixed sweeps
-  NlgsOptions sweeps = options;
-  sweeps.anderson_depth = 0;
-  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * p.nc());
-  for (int k = 1; k <= 3; ++k) {
-    sweeps.stopping.max_iterations = k;
-    SolverResult expected = solve_nlgs(p, sweeps, Eigen::VectorXd());
-    const SolverResult res = prepared.sweep(r);
-    expect_same_result(res, expected);
-    EXPECT_EQ(res.status, SolverStatus::MaxIterations);
-    r = res.r;
-  }
-  EXPECT_EQ(prepared.sweeps_left(), 197);
 }
 
 // solve_nlgs with 1, 2 and 4 threads: r, u, sweeps and error bitwise equal
