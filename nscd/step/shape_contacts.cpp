@@ -28,6 +28,9 @@ constexpr double kNearFace = 1e-3;
 // scans all its face's triangles
 constexpr double kGridReach = 1e-2;
 
+// the projection's candidates that fit on the stack (a grid cell lists a few triangles)
+constexpr std::size_t kOnStack = 32;
+
 // n_f·X − d_f, the signed distance of X from face f's plane
 double face_distance(const contact::ConvexPolyhedron& poly, int f, const Vec3& X) {
   return poly.face_normals[f].dot(X - poly.vertices[poly.faces[f][0]]);
@@ -102,14 +105,17 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& fac
   const double reach = std::abs(face_distance(poly, chosen, X)) + tolerance;
   const std::vector<std::array<int, 3>>& face = faces.triangles[chosen];
   const std::span<const int> candidates = grid_candidates(faces.grids[chosen], X, reach);
-  std::vector<std::array<int, 3>> near;
+  std::array<std::array<int, 3>, kOnStack> on_stack;
+  std::vector<std::array<int, 3>> on_heap(candidates.size() > kOnStack ? candidates.size() : 0);
+  const std::span<std::array<int, 3>> near = on_heap.empty() ? std::span(on_stack) : std::span(on_heap);
+  std::size_t n_near = 0;
   for (const int i : candidates) {
     const Vec3 &a = mesh.nodes[face[i][0]], &b = mesh.nodes[face[i][1]], &c = mesh.nodes[face[i][2]];
     if ((X.array() >= a.cwiseMin(b).cwiseMin(c).array() - reach).all() &&
         (X.array() <= a.cwiseMax(b).cwiseMax(c).array() + reach).all())
-      near.push_back(face[i]);
+      near[n_near++] = face[i];
   }
-  auto projection = contact::project_on_triangles(mesh.nodes, near, X, reach);
+  auto projection = contact::project_on_triangles(mesh.nodes, near.first(n_near), X, reach);
   if (!projection)
     projection = contact::project_on_triangles(mesh.nodes, face, X, std::numeric_limits<double>::infinity());
   MeshSide side;
