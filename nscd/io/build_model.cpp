@@ -145,20 +145,20 @@ std::string contact_surface_source(const Scene& scene, const Body& body, const s
   return fmt::format("{}: materials.{}.contact_surface", scene.file.string(), body.material);
 }
 
-// the boundary triangles of an FFR body on each face of its convex shape (body frame), for
-// contact on the faces (shape_contacts.hpp); the body's mesh must be made from that shape
-FaceTriangles shape_faces(const Scene& scene, const Body& in, const std::string& where, const contact::Shape& shape,
-                          const ffr::FfrBody& fe) {
+// the boundary triangles of an FFR body on each face of its convex shape (body frame) and their
+// grids, for contact on the faces (shape_contacts.hpp); the body's mesh must be made from that shape
+ShapeFaces body_shape_faces(const Scene& scene, const Body& in, const std::string& where, const contact::Shape& shape,
+                            const ffr::FfrBody& fe) {
   const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape);
-  std::optional<FaceTriangles> faces;
+  std::optional<ShapeFaces> faces;
   if (poly != nullptr && !std::holds_alternative<MeshShape>(in.shape))
-    faces = face_triangles(*poly, fe.mesh, fe.surface);
+    faces = shape_faces(*poly, fe.mesh, fe.surface);
   NSCD_THROW_UNLESS(faces.has_value(), "{}: body \"{}\": \"contact_surface\": \"shape\" needs a mesh made from a box "
                     "or a convex shape, found {}; use \"mesh\"", contact_surface_source(scene, in, where), in.name,
                     poly == nullptr                              ? "a sphere"
                     : std::holds_alternative<MeshShape>(in.shape) ? "a mesh file"
                                                                   : "a mesh whose boundary is not on the shape's faces");
-  return *faces;
+  return *std::move(faces);
 }
 
 // the modal basis of an FFR body's mesh as built (modal_cache.hpp) with the static correction for
@@ -338,7 +338,7 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
       *poly = contact::translated(*poly, centroid - f.centre_in_input);
     centroid = f.centre_in_input;
     if (body.kind == BodyKind::Ffr && shape_contact(scene, in))
-      body.face_triangles = shape_faces(scene, in, where, shape, f);
+      body.shape_faces = body_shape_faces(scene, in, where, shape, f);
   }
   if (in.motion_velocity) body.linear_motion = driven_motion(*in.motion_velocity);
   if (in.motion_angular_velocity) body.angular_motion = driven_motion(*in.motion_angular_velocity);

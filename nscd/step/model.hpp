@@ -11,6 +11,7 @@
 #include "nscd/core/math.hpp"
 #include "nscd/step/body_kind.hpp"
 #include "nscd/step/driven_motion.hpp"
+#include "nscd/step/face_grid.hpp"
 #include "nscd/step/loads.hpp"
 #include "solvers/solve.hpp"
 
@@ -27,6 +28,15 @@ namespace nscd {
 /// indices, counter-clockwise seen from outside), for contact on the shape's faces
 /// (shape_contacts.hpp).
 using FaceTriangles = std::vector<std::vector<std::array<int, 3>>>;
+
+/// What contact on the faces of an FFR body's convex shape (shape_contacts.hpp) needs besides the
+/// shape and the mesh: per face, the boundary triangles on it and their grid (face_grid.hpp); the
+/// shape's bounding radius.
+struct ShapeFaces {
+  FaceTriangles triangles;
+  std::vector<FaceGrid> grids;  // grids[f] over triangles[f]
+  double radius = 0.0;          // [m]
+};
 
 /// One body. The body frame B has its origin at the centre of mass (for an FFR body, the
 /// floating frame, whose origin is the centre of mass of the undeformed mesh; for a TL or linear
@@ -45,9 +55,9 @@ struct BodyModel {
   Quat q0 = Quat::Identity();         // initial orientation
   std::optional<DrivenMotion> linear_motion;   // driven: v(t)
   std::optional<DrivenMotion> angular_motion;  // driven: ω(t), optional
-  FaceTriangles face_triangles;  // FFR bodies in contact on their shape's faces (shape_contacts.hpp);
-                                 // empty: node to surface
-  bool shape_contact() const { return !face_triangles.empty(); }
+  ShapeFaces shape_faces;  // FFR bodies in contact on their shape's faces (shape_contacts.hpp);
+                           // no triangles: node to surface
+  bool shape_contact() const { return !shape_faces.triangles.empty(); }
 };
 
 /// Contact law of a pair of materials; with c > 0 or f_t > 0, the contacts present at t = 0

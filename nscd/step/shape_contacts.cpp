@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace nscd {
@@ -20,6 +21,15 @@ constexpr double kOnFace = 1e-8;
 // displacements of their faces, far below it); the nearest face's planes meet at an edge near the
 // point, where they hold nearly the same material point
 constexpr double kNearFace = 1e-3;
+
+// the face grids hold for reaches (X's distance to its face plus the kNearFace tolerance) up to
+// this fraction of the shape's bounding radius, ten times the tolerance: the contact points of the
+// 12-mode arch on its faces lie within 7e-5 radii of their faces (measured); a point farther away
+// scans all its face's triangles
+constexpr double kGridReach = 1e-2;
+
+// the projection's candidates that fit on the stack (a grid cell lists a few triangles)
+constexpr std::size_t kOnStack = 32;
 
 // n_f·X − d_f, the signed distance of X from face f's plane
 double face_distance(const contact::ConvexPolyhedron& poly, int f, const Vec3& X) {
@@ -44,17 +54,21 @@ Side side_at(const Model& m, const State& s, int b, const Vec3& p_W, const Vec3&
   const ffr::FfrBody* f = shape_ffr_body(m, b);
   if (f == nullptr) return side;
   const Quat q_BW = s.q[b].conjugate();
-  side.point = face_point(m.shapes[b], m.bodies[b].face_triangles, f->mesh, q_BW * (p_W - s.x[b]), q_BW * outward_W);
+  side.point = face_point(std::get<contact::ConvexPolyhedron>(m.shapes[b]), m.bodies[b].shape_faces, f->mesh,
+                          q_BW * (p_W - s.x[b]), q_BW * outward_W);
   side.displacement = s.q[b] * interpolate(*f, side.point, s.psi[m.bodies[b].ffr_index]);
   return side;
 }
 
 }  // namespace
 
-std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
-                                            const ffr::Surface& surface) {
-  const double tolerance = kOnFace * contact::bounding_radius(poly);
-  FaceTriangles faces(poly.faces.size());
+std::optional<ShapeFaces> shape_faces(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
+                                      const ffr::Surface& surface) {
+  ShapeFaces out;
+  out.radius = contact::bounding_radius(poly);
+  const double tolerance = kOnFace * out.radius;
+  FaceTriangles& faces = out.triangles;
+  faces.resize(poly.faces.size());
   for (const std::array<int, 3>& t : surface.triangles) {
     bool placed = false;
     for (std::size_t f = 0; f < poly.faces.size() && !placed; ++f) {
@@ -66,37 +80,44 @@ std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& pol
     }
     if (!placed) return std::nullopt;
   }
-  for (const std::vector<std::array<int, 3>>& face : faces)
-    if (face.empty()) return std::nullopt;
-  return faces;
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (faces[f].empty()) return std::nullopt;
+    out.grids.push_back(face_grid(mesh.nodes, faces[f], poly.face_normals[f], kGridReach * out.radius));
+  }
+  return out;
 }
 
-MeshSide face_point(const contact::Shape& shape, const FaceTriangles& faces, const ffr::Mesh& mesh, const Vec3& X,
-                    const Vec3& outward) {
-  const auto& poly = std::get<contact::ConvexPolyhedron>(shape);
+MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& faces, const ffr::Mesh& mesh,
+                    const Vec3& X, const Vec3& outward) {
   const int nf = static_cast<int>(poly.faces.size());
   double nearest = -std::numeric_limits<double>::infinity();
   for (int f = 0; f < nf; ++f) nearest = std::max(nearest, face_distance(poly, f, X));
-  const double tolerance = kNearFace * contact::bounding_radius(shape);
+  const double tolerance = kNearFace * faces.radius;
   int chosen = -1;
   for (int f = 0; f < nf; ++f)
     if (face_distance(poly, f, X) >= nearest - tolerance &&
         (chosen < 0 || poly.face_normals[f].dot(outward) > poly.face_normals[chosen].dot(outward)))
       chosen = f;
   // the projection on the face's triangles whose bounding boxes, inflated by X's distance to the
-  // face plane and the tolerance, hold X: the nearest triangle is among them when X lies over the
-  // face (a contact point), and the result is the projection on them all; else on them all
+  // face plane and the tolerance, hold X (tested among the grid's candidates, in the face's
+  // order): the nearest triangle is among them when X lies over the face (a contact point), and
+  // the result is the projection on them all; else on them all
   const double reach = std::abs(face_distance(poly, chosen, X)) + tolerance;
-  std::vector<std::array<int, 3>> near;
-  for (const std::array<int, 3>& t : faces[chosen]) {
-    const Vec3 &a = mesh.nodes[t[0]], &b = mesh.nodes[t[1]], &c = mesh.nodes[t[2]];
+  const std::vector<std::array<int, 3>>& face = faces.triangles[chosen];
+  const std::span<const int> candidates = grid_candidates(faces.grids[chosen], X, reach);
+  std::array<std::array<int, 3>, kOnStack> on_stack;
+  std::vector<std::array<int, 3>> on_heap(candidates.size() > kOnStack ? candidates.size() : 0);
+  const std::span<std::array<int, 3>> near = on_heap.empty() ? std::span(on_stack) : std::span(on_heap);
+  std::size_t n_near = 0;
+  for (const int i : candidates) {
+    const Vec3 &a = mesh.nodes[face[i][0]], &b = mesh.nodes[face[i][1]], &c = mesh.nodes[face[i][2]];
     if ((X.array() >= a.cwiseMin(b).cwiseMin(c).array() - reach).all() &&
         (X.array() <= a.cwiseMax(b).cwiseMax(c).array() + reach).all())
-      near.push_back(t);
+      near[n_near++] = face[i];
   }
-  auto projection = contact::project_on_triangles(mesh.nodes, near, X, reach);
+  auto projection = contact::project_on_triangles(mesh.nodes, near.first(n_near), X, reach);
   if (!projection)
-    projection = contact::project_on_triangles(mesh.nodes, faces[chosen], X, std::numeric_limits<double>::infinity());
+    projection = contact::project_on_triangles(mesh.nodes, face, X, std::numeric_limits<double>::infinity());
   MeshSide side;
   side.nodes = projection->nodes;
   side.weights = projection->weights;

@@ -11,8 +11,8 @@
 ///    with X = Oᵀ (p − x), the face f whose outward normal is nearest the contact's outward
 ///    direction on that side (n on a, −n on b) among the faces whose planes are within 10⁻³ of
 ///    the shape's radius of the nearest one (largest signed distance n_f·X − d_f), and X's
-///    orthogonal projection on the boundary triangles lying on f (contact/surface_projection.hpp),
-///    a MeshSide of weights w_k,
+///    orthogonal projection on the boundary triangles lying on f (contact/surface_projection.hpp;
+///    those near X found by the face's grid, face_grid.hpp), a MeshSide of weights w_k,
 ///      (1) X_B = Σ_k w_k X_k   (= X for X on the face, up to round-off);
 ///  - the deformation enters the gap to first order, the small-deformation approximation of the
 ///    FFR model (ψ small against the body, so that its change of the contact geometry beyond the
@@ -29,7 +29,7 @@
 /// normal_velocity_shift), so that they do no work on undamped modes above 1/h (docs/method.md,
 /// "Modes and damping").
 ///
-/// Pairs on the shapes' faces: an FFR body with face triangles (BodyModel::face_triangles) and
+/// Pairs on the shapes' faces: an FFR body with face triangles (BodyModel::shape_faces) and
 /// another such body or a rigid, fixed or driven polyhedron. Pairs with a sphere, a TL or linear
 /// body or an FFR body in node-to-surface contact stay node to surface.
 
@@ -43,18 +43,19 @@
 
 namespace nscd {
 
-/// Per face of `poly` (body frame), the boundary triangles of `surface` whose three nodes lie in
-/// the face's plane, to 1e-8 of the shape's bounding radius (the nodes of a mesh made from the
-/// shape lie on its faces up to round-off); nothing when a boundary triangle lies on no face or a
-/// face holds none (a mesh not made from this shape).
-std::optional<FaceTriangles> face_triangles(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
-                                            const ffr::Surface& surface);
+/// What contact on the faces of `poly` (body frame) needs for a body whose mesh is made from it:
+/// per face, the boundary triangles of `surface` whose three nodes lie in the face's plane, to
+/// 1e-8 of the shape's bounding radius (the nodes of a mesh made from the shape lie on its faces
+/// up to round-off), and their grid for reaches up to 1e-2 of that radius; nothing when a boundary
+/// triangle lies on no face or a face holds none (a mesh not made from this shape).
+std::optional<ShapeFaces> shape_faces(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh,
+                                      const ffr::Surface& surface);
 
 /// The material point (1) of the body-frame point X on the boundary mesh of an FFR body in
-/// contact on the faces of its shape `shape` (a convex polyhedron, taken as the model holds it so
-/// that its bounding radius costs no copy), on the face nearest the direction `outward` (body frame).
-MeshSide face_point(const contact::Shape& shape, const FaceTriangles& faces, const ffr::Mesh& mesh, const Vec3& X,
-                    const Vec3& outward);
+/// contact on the faces of its shape `poly` (`faces` from shape_faces()), on the face nearest the
+/// direction `outward` (body frame).
+MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& faces, const ffr::Mesh& mesh,
+                    const Vec3& X, const Vec3& outward);
 
 /// Whether the contacts of bodies a and b are found on their shapes' faces (see above).
 bool shape_pair(const Model& m, int a, int b);

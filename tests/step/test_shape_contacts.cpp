@@ -3,6 +3,7 @@
 // contact points, a meshed block rests on the ground on its 4 corners with the weight's impulse,
 // a stiff block follows the rigid one, and §4.2's blocks on their faces follow the TL reference.
 
+#include "contact/surface_projection.hpp"
 #include "ffr/mesh.hpp"
 #include "nscd/io/shape_mesh.hpp"
 #include "nscd/step/energy_balance.hpp"
@@ -14,7 +15,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <random>
+#include <span>
+#include <vector>
 
 namespace nscd {
 namespace {
@@ -23,11 +31,11 @@ namespace {
 // of its edges, a point inside), on the face of that normal, is X to round-off; a point off the
 // face lands on its orthogonal projection
 void expect_face_points_reproduced(const contact::ConvexPolyhedron& poly, const ffr::Mesh& mesh) {
-  const std::optional<FaceTriangles> faces = face_triangles(poly, mesh, ffr::boundary_surface(mesh));
+  const std::optional<ShapeFaces> faces = shape_faces(poly, mesh, ffr::boundary_surface(mesh));
   ASSERT_TRUE(faces.has_value());
   const double scale = contact::bounding_radius(poly);
   for (std::size_t f = 0; f < poly.faces.size(); ++f) {
-    EXPECT_FALSE((*faces)[f].empty()) << f;
+    EXPECT_FALSE(faces->triangles[f].empty()) << f;
     const std::vector<int>& loop = poly.faces[f];
     for (std::size_t i = 0; i < loop.size(); ++i) {
       // a vertex, the middle of an edge, and a point inside the face
@@ -55,9 +63,155 @@ TEST(ShapeContacts, MaterialPointsReproduceThePointsOnTheFaces) {
       contact::convex_hull({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(1, 0, 1), Vec3(0, 1, 1)});
   expect_face_points_reproduced(wedge, *io::tetrahedral_mesh(wedge, 0.3, "wedge"));
   // a mesh not made from the shape: no face holds its boundary
-  EXPECT_FALSE(face_triangles(contact::make_box(Vec3(2, 1, 1)), ffr::make_box_mesh(Vec3(2, 1, 0.5), {2, 1, 1}),
-                              ffr::boundary_surface(ffr::make_box_mesh(Vec3(2, 1, 0.5), {2, 1, 1})))
+  EXPECT_FALSE(shape_faces(contact::make_box(Vec3(2, 1, 1)), ffr::make_box_mesh(Vec3(2, 1, 0.5), {2, 1, 1}),
+                           ffr::boundary_surface(ffr::make_box_mesh(Vec3(2, 1, 0.5), {2, 1, 1})))
                    .has_value());
+}
+
+// voussoir_3 of scenes/arch.json (its joints at 36° and 48° from the horizontal), centred on the
+// mean of its corners, and its Gmsh mesh of size 0.15 m, as the arch runs on its faces
+struct MeshedShape {
+  contact::ConvexPolyhedron poly;
+  std::shared_ptr<const ffr::Mesh> mesh;
+};
+
+MeshedShape meshed_voussoir() {
+  const std::vector<Vec3> corners = {
+      Vec3(4.04508497, -0.5, 4.93892626), Vec3(4.04508497, 0.5, 4.93892626), Vec3(4.85410197, -0.5, 5.52671151),
+      Vec3(4.85410197, 0.5, 5.52671151),  Vec3(3.34565303, -0.5, 5.71572413), Vec3(3.34565303, 0.5, 5.71572413),
+      Vec3(4.01478364, -0.5, 6.45886895), Vec3(4.01478364, 0.5, 6.45886895)};
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& corner : corners) mean += corner / 8.0;
+  MeshedShape out{contact::translated(contact::convex_hull(corners), -mean), nullptr};
+  out.mesh = io::tetrahedral_mesh(out.poly, 0.15, "voussoir");
+  return out;
+}
+
+// the test of face_point: X in the bounding box of triangle t inflated by reach
+bool inflated_box_holds(const ffr::Mesh& mesh, const std::array<int, 3>& t, const Vec3& X, double reach) {
+  const Vec3 &a = mesh.nodes[t[0]], &b = mesh.nodes[t[1]], &c = mesh.nodes[t[2]];
+  return (X.array() >= a.cwiseMin(b).cwiseMin(c).array() - reach).all() &&
+         (X.array() <= a.cwiseMax(b).cwiseMax(c).array() + reach).all();
+}
+
+// face_point as it was before the face grids: the same face, the projection on the triangles
+// whose inflated boxes hold X found by scanning all the face's triangles
+MeshSide scanned_face_point(const contact::ConvexPolyhedron& poly, const FaceTriangles& faces, const ffr::Mesh& mesh,
+                            const Vec3& X, const Vec3& outward) {
+  auto face_distance = [&](int f) { return poly.face_normals[f].dot(X - poly.vertices[poly.faces[f][0]]); };
+  const int nf = static_cast<int>(poly.faces.size());
+  double nearest = -std::numeric_limits<double>::infinity();
+  for (int f = 0; f < nf; ++f) nearest = std::max(nearest, face_distance(f));
+  const double tolerance = 1e-3 * contact::bounding_radius(poly);
+  int chosen = -1;
+  for (int f = 0; f < nf; ++f)
+    if (face_distance(f) >= nearest - tolerance &&
+        (chosen < 0 || poly.face_normals[f].dot(outward) > poly.face_normals[chosen].dot(outward)))
+      chosen = f;
+  const double reach = std::abs(face_distance(chosen)) + tolerance;
+  std::vector<std::array<int, 3>> near;
+  for (const std::array<int, 3>& t : faces[chosen])
+    if (inflated_box_holds(mesh, t, X, reach)) near.push_back(t);
+  auto projection = contact::project_on_triangles(mesh.nodes, near, X, reach);
+  if (!projection)
+    projection = contact::project_on_triangles(mesh.nodes, faces[chosen], X, std::numeric_limits<double>::infinity());
+  MeshSide side;
+  side.nodes = projection->nodes;
+  side.weights = projection->weights;
+  for (int i = 0; i < 3; ++i) side.X_B += side.weights[i] * mesh.nodes[side.nodes[i]];
+  return side;
+}
+
+// a and b hold the same doubles, bit for bit
+bool same_bits(const Vec3& a, const Vec3& b) { return std::memcmp(a.data(), b.data(), 3 * sizeof(double)) == 0; }
+
+// a random unit vector
+Vec3 random_direction(std::mt19937& random) {
+  std::normal_distribution<double> normal;
+  return Vec3(normal(random), normal(random), normal(random)).normalized();
+}
+
+// the grid of each face of the meshed voussoir lists, in increasing order, every triangle whose
+// bounding box inflated by a reach up to the grid's holds X, X also exactly on the inflated boxes'
+// faces and corners, where round-off decides; beyond the grid's reach, every triangle
+TEST(ShapeContacts, FaceGridsListEveryTriangleWhoseInflatedBoxHoldsThePoint) {
+  const auto [poly, mesh] = meshed_voussoir();
+  const std::optional<ShapeFaces> faces = shape_faces(poly, *mesh, ffr::boundary_surface(*mesh));
+  ASSERT_TRUE(faces.has_value());
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (std::size_t f = 0; f < poly.faces.size(); ++f) {
+    const FaceGrid& grid = faces->grids[f];
+    const std::vector<std::array<int, 3>>& triangles = faces->triangles[f];
+    EXPECT_DOUBLE_EQ(grid.reach, 1e-2 * contact::bounding_radius(poly));
+    std::uniform_int_distribution<std::size_t> pick(0, triangles.size() - 1);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const double reach = trial % 10 == 0 ? grid.reach : unit(random) * grid.reach;
+      // each coordinate on the lower or upper side of a triangle's inflated box, or within it
+      const std::array<int, 3>& t = triangles[pick(random)];
+      const Vec3 &a = mesh->nodes[t[0]], &b = mesh->nodes[t[1]], &c = mesh->nodes[t[2]];
+      const Vec3 lo = a.cwiseMin(b).cwiseMin(c).array() - reach, hi = a.cwiseMax(b).cwiseMax(c).array() + reach;
+      Vec3 X;
+      for (int k = 0; k < 3; ++k) {
+        const double u = unit(random);
+        X[k] = u < 0.25 ? lo[k] : u < 0.5 ? hi[k] : lo[k] + unit(random) * (hi[k] - lo[k]);
+      }
+      const std::span<const int> listed = grid_candidates(grid, X, reach);
+      EXPECT_TRUE(std::adjacent_find(listed.begin(), listed.end(), std::greater_equal<int>()) == listed.end());
+      for (std::size_t i = 0; i < triangles.size(); ++i) {
+        if (inflated_box_holds(*mesh, triangles[i], X, reach)) {
+          EXPECT_TRUE(std::binary_search(listed.begin(), listed.end(), static_cast<int>(i)))
+              << "face " << f << " triangle " << i << " X " << X.transpose() << " reach " << reach;
+        }
+      }
+      EXPECT_LT(listed.size(), triangles.size() / 4);
+    }
+    EXPECT_EQ(grid_candidates(grid, mesh->nodes[triangles[0][0]], 1.01 * grid.reach).size(), triangles.size());
+  }
+}
+
+// face_point finds, bit for bit, the material point of the scan of all the face's triangles (the
+// grid only narrows the triangles it tests, in the same order) on each face of the meshed
+// voussoir: at the mesh's nodes and its triangles' edges' middles (ties between triangles), at
+// random points of the triangles, past the face's edges, off the face within and beyond the
+// grid's reach, with the face's normal or a random direction as the outward direction
+TEST(ShapeContacts, FacePointsAreThoseOfTheScanOfAllTheFaceTriangles) {
+  const auto [poly, mesh] = meshed_voussoir();
+  const std::optional<ShapeFaces> faces = shape_faces(poly, *mesh, ffr::boundary_surface(*mesh));
+  ASSERT_TRUE(faces.has_value());
+  const double radius = contact::bounding_radius(poly);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int compared = 0;
+  for (std::size_t f = 0; f < poly.faces.size(); ++f) {
+    const Vec3& n = poly.face_normals[f];
+    std::vector<Vec3> on_face;
+    for (const std::array<int, 3>& t : faces->triangles[f]) {
+      const Vec3 &a = mesh->nodes[t[0]], &b = mesh->nodes[t[1]], &c = mesh->nodes[t[2]];
+      double u = unit(random), v = unit(random);
+      if (u + v > 1) {
+        u = 1 - u;
+        v = 1 - v;
+      }
+      on_face.insert(on_face.end(), {a, Vec3(0.5 * (a + b)), Vec3(0.5 * (b + c)), Vec3(0.5 * (c + a)),
+                                     Vec3(a + u * (b - a) + v * (c - a))});
+    }
+    for (const Vec3& P : on_face) {
+      // up to twice the grid's reach (1e-2 R) from the face, and as far along it
+      const Vec3 along = random_direction(random).cross(n).normalized();
+      for (const Vec3& X : {P, Vec3(P + (0.04 * unit(random) - 0.02) * radius * n),
+                            Vec3(P + 0.02 * unit(random) * radius * along)})
+        for (const Vec3& outward : {n, random_direction(random)}) {
+          const MeshSide side = face_point(poly, *faces, *mesh, X, outward);
+          const MeshSide scanned = scanned_face_point(poly, faces->triangles, *mesh, X, outward);
+          ASSERT_EQ(side.nodes, scanned.nodes) << f << " " << X.transpose();
+          ASSERT_TRUE(same_bits(side.weights, scanned.weights)) << f << " " << X.transpose();
+          ASSERT_TRUE(same_bits(side.X_B, scanned.X_B)) << f << " " << X.transpose();
+          ++compared;
+        }
+    }
+  }
+  EXPECT_GT(compared, 10000);
 }
 
 // a 1 × 1 × 0.5 block (4 × 4 × 2 hexahedra, 12 modes, contact on its faces) resting on a fixed
@@ -75,7 +229,7 @@ test::Simulation resting_block() {
 
 TEST(ShapeContacts, BlockRestsOnItsFourCornersWithItsWeight) {
   test::Simulation sim = resting_block();
-  EXPECT_EQ(sim.model.bodies[1].face_triangles.size(), 6u);
+  EXPECT_EQ(sim.model.bodies[1].shape_faces.triangles.size(), 6u);
   for (long n = 0; n < sim.model.n_steps; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok) << n;
   const ActiveContacts& active = sim.workspace.contacts.active;
   ASSERT_EQ(active.size(), 4);
