@@ -100,13 +100,35 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
 /// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).
 MatrixX3 node_response(const FfrBody& body, int node);
 
+/// Φ_node v (3) of the modal basis phi (3nn × k) for a vector v (k): the three rows of node `node`
+/// dotted with v in one pass over j = 0 … k − 1, each sum from its first term on.
+template <class Derived>
+Vec3 modal_node_values(const Eigen::MatrixXd& phi, const Eigen::MatrixBase<Derived>& v, int node) {
+  if (phi.cols() == 0) return Vec3::Zero();
+  const double* column = phi.data() + 3 * static_cast<Eigen::Index>(node);
+  Vec3 sum(column[0] * v[0], column[1] * v[0], column[2] * v[0]);
+  for (Eigen::Index j = 1; j < phi.cols(); ++j) {
+    column += phi.outerStride();
+    const double v_j = v[j];
+    sum[0] += column[0] * v_j;
+    sum[1] += column[1] * v_j;
+    sum[2] += column[2] * v_j;
+  }
+  return sum;
+}
+
 /// The nodal values at node `node` of the deformation coordinates v (ncoordinates × c, e.g. ψ,
-/// λ or a response Z): the rows 3 node … 3 node + 2 of v, or Φ_node v for a modal body (3 × c).
+/// λ or a response Z): the rows 3 node … 3 node + 2 of v, or Φ_node v for a modal body (3 × c;
+/// modal_node_values for a vector).
 template <class Derived>
 Eigen::Matrix<double, 3, Derived::ColsAtCompileTime> node_rows(const FfrBody& body, const Eigen::MatrixBase<Derived>& v,
                                                                int node) {
-  if (body.modes) return body.modes->phi.middleRows<3>(3 * node) * v;
-  return v.template middleRows<3>(3 * node);
+  if (!body.modes) return v.template middleRows<3>(3 * node);
+  if constexpr (Derived::ColsAtCompileTime == 1) {
+    return modal_node_values(body.modes->phi, v, node);
+  } else {
+    return body.modes->phi.middleRows<3>(3 * node) * v;
+  }
 }
 
 /// The nodal field (3nn) of deformation coordinates v: v, or Φ v for a modal body.

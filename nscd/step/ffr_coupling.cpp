@@ -25,6 +25,20 @@ void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& d
   free.iterations = data.rotation.iterations;
 }
 
+// a modal point's H̄_αᵀ = Σ_i w_i Φ_{k_i}ᵀ (k × 3), Φ_{k_i} the rows of node k_i in phi, summed
+// entry by entry over i; one pass over Φ's columns, whose three rows of a node are adjacent
+ffr::MatrixX3 modal_rows(const Eigen::MatrixXd& phi, const MeshSide& material_point) {
+  ffr::MatrixX3 rows_t = ffr::MatrixX3::Zero(phi.cols(), 3);
+  for (int i = 0; i < 3; ++i) {
+    if (material_point.nodes[i] < 0) continue;
+    const double w = material_point.weights[i];
+    const double* column = phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]);
+    for (Eigen::Index j = 0; j < phi.cols(); ++j, column += phi.outerStride())
+      for (int c = 0; c < 3; ++c) rows_t(j, c) += w * column[c];
+  }
+  return rows_t;
+}
+
 }  // namespace
 
 void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
@@ -54,12 +68,7 @@ MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int con
                                                 [&body](int k) { return ffr::node_response(body, k); });
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
-  if (body.modes) {
-    point.rows_t = ffr::MatrixX3::Zero(body.ncoordinates(), 3);
-    for (int i = 0; i < 3; ++i)
-      if (material_point.nodes[i] >= 0)
-        point.rows_t += material_point.weights[i] * body.modes->phi.middleRows<3>(3 * material_point.nodes[i]).transpose();
-  }
+  if (body.modes) point.rows_t = modal_rows(body.modes->phi, material_point);
   orient_ffr_point(ffr, point);
   return point;
 }
