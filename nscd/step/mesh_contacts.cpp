@@ -172,7 +172,8 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
   for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
 }
 
-void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
+void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
+                          std::span<const contact::ContactPoint> on_shapes, MeshContacts& out) {
   out.clear();
   // the FE bodies' deformed nodes, computed for the first node-to-surface pair that needs them
   std::vector<std::vector<Vec3>> nodes_W(m.nb());
@@ -237,7 +238,7 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
       if (a_is_slave) append(a_on_b, a, b, out);
       else append(b_on_a, b, a, out);
     }
-  detect_shape_contacts(m, s, alert_distance, out);
+  append_shape_contacts(m, s, on_shapes, out);
 
   // sort by (a, b, feature)
   std::stable_sort(out.begin(), out.end(), [](const MeshContact& x, const MeshContact& y) {
