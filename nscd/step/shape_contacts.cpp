@@ -125,12 +125,13 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& fac
   return side;
 }
 
+bool on_shape(const Model& m, int b) {
+  if (m.bodies[b].shape_contact()) return true;
+  return !has_mesh(m.bodies[b].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[b]);
+}
+
 bool shape_pair(const Model& m, int a, int b) {
-  auto on_shape = [&](int body) {
-    if (m.bodies[body].shape_contact()) return true;
-    return !has_mesh(m.bodies[body].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[body]);
-  };
-  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(a) && on_shape(b);
+  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(m, a) && on_shape(m, b);
 }
 
 void append_shape_contacts(const Model& m, const State& s, std::span<const contact::ContactPoint> on_shapes,

@@ -59,6 +59,10 @@ std::optional<ShapeFaces> shape_faces(const contact::ConvexPolyhedron& poly, con
 MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& faces, const ffr::Mesh& mesh,
                     const Vec3& X, const Vec3& outward);
 
+/// Whether the contacts of body b with an FFR body in contact on its shape's faces are found on
+/// the faces: b is such a body or a rigid, fixed or driven polyhedron.
+bool on_shape(const Model& m, int b);
+
 /// Whether the contacts of bodies a and b are found on their shapes' faces (see above).
 bool shape_pair(const Model& m, int a, int b);
 
