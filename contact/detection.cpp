@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 namespace nscd::contact {
 namespace {
@@ -19,11 +20,24 @@ namespace {
 // candidate pairs per narrow-phase task
 constexpr std::size_t kPairGrain = 32;
 
-// per-thread output and clipping buffers
+// per-thread outputs and clipping buffers
 struct NarrowPhaseLocal {
   std::vector<ContactPoint> contacts;
+  std::vector<ContactPoint> on_shapes;
   detail::ClipScratch scratch;
 };
+
+using Locals = tbb::enumerable_thread_specific<NarrowPhaseLocal>;
+
+// the buffer of `mine` that takes the points of bodies a and b (detect_contacts), if any
+std::vector<ContactPoint>* output_of(NarrowPhaseLocal& mine, const detail::PosedShapes& posed,
+                                     std::span<const std::uint8_t> movable, int a, int b,
+                                     bool with_on_shapes) {
+  if (movable[a] == kMeshed || movable[b] == kMeshed) return nullptr;
+  if (movable[a] != kOnShape && movable[b] != kOnShape) return &mine.contacts;
+  const bool polyhedra = !posed.is_sphere(a) && !posed.is_sphere(b);
+  return with_on_shapes && polyhedra ? &mine.on_shapes : nullptr;
+}
 
 // narrow phase of bodies a < b, dispatched on their shape kinds
 void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int b, double alert,
@@ -44,17 +58,45 @@ void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int 
   }
 }
 
+// the threads' buffers `member` merged into `out`, sorted by (a, b, feature) so the order does
+// not depend on the threads (C6), the points of a pair of equal feature in narrow-phase order (a
+// pair's points are contiguous, in that order, in one thread's buffer); compact keys are sorted,
+// so each contact is moved once
+void merge_sorted(const Locals& local, std::vector<ContactPoint> NarrowPhaseLocal::*member,
+                  std::vector<ContactPoint>& out) {
+  struct Key {
+    std::uint64_t pair;
+    std::uint64_t feature;
+    std::uint32_t index;
+  };
+  std::vector<ContactPoint> merged;
+  for (const NarrowPhaseLocal& mine : local)
+    merged.insert(merged.end(), (mine.*member).begin(), (mine.*member).end());
+  std::vector<Key> keys(merged.size());
+  for (std::size_t k = 0; k < merged.size(); ++k) {
+    const ContactPoint& cp = merged[k];
+    keys[k] = {(static_cast<std::uint64_t>(cp.a) << 32) | static_cast<std::uint32_t>(cp.b),
+               cp.feature, static_cast<std::uint32_t>(k)};
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    return std::tie(x.pair, x.feature, x.index) < std::tie(y.pair, y.feature, y.index);
+  });
+  out.clear();
+  out.reserve(merged.size());
+  for (const Key& key : keys) out.push_back(merged[key.index]);
+}
+
 }  // namespace
 
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
-                     DetectionScratch& scratch, std::vector<ContactPoint>& out) {
+                     DetectionScratch& scratch, std::vector<ContactPoint>& out,
+                     std::vector<ContactPoint>* on_shapes) {
   NSCD_THROW_UNLESS(shapes.size() == poses.size() && shapes.size() == movable.size(),
                     "detect_contacts: {} shapes, {} poses and {} movable flags differ in number",
                     shapes.size(), poses.size(), movable.size());
   NSCD_THROW_UNLESS(alert_distance >= 0.0, "detect_contacts: alert distance {} must be ≥ 0",
                     alert_distance);
-  out.clear();
 
   // world geometry once per body, and boxes inflated by half the alert distance
   detail::PosedShapes posed;
@@ -70,39 +112,21 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
   detail::find_candidate_pairs(boxes, movable, scratch.broad_phase, pairs);
 
-  // narrow phase over candidate pairs, one output buffer per thread
-  tbb::enumerable_thread_specific<NarrowPhaseLocal> local;
+  // narrow phase over candidate pairs, output buffers per thread
+  Locals local;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), kPairGrain),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       NarrowPhaseLocal& mine = local.local();
                       for (std::size_t k = range.begin(); k != range.end(); ++k) {
                         const auto [a, b] = pairs[k];
-                        if (movable[a] == kMeshed || movable[b] == kMeshed) continue;
-                        collide_posed(posed, a, b, a, b, alert_distance, mine.scratch,
-                                      mine.contacts);
+                        std::vector<ContactPoint>* output =
+                            output_of(mine, posed, movable, a, b, on_shapes != nullptr);
+                        if (output != nullptr)
+                          collide_posed(posed, a, b, a, b, alert_distance, mine.scratch, *output);
                       }
                     });
-
-  // merge, then sort by (a, b, feature) so the order does not depend on the threads (C6);
-  // compact keys are sorted, so each contact is moved once
-  struct Key {
-    std::uint64_t pair;
-    std::uint64_t feature;
-    std::uint32_t index;
-  };
-  std::vector<ContactPoint> merged;
-  for (const auto& mine : local) merged.insert(merged.end(), mine.contacts.begin(), mine.contacts.end());
-  std::vector<Key> keys(merged.size());
-  for (std::size_t k = 0; k < merged.size(); ++k) {
-    const ContactPoint& cp = merged[k];
-    keys[k] = {(static_cast<std::uint64_t>(cp.a) << 32) | static_cast<std::uint32_t>(cp.b),
-               cp.feature, static_cast<std::uint32_t>(k)};
-  }
-  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-    return x.pair < y.pair || (x.pair == y.pair && x.feature < y.feature);
-  });
-  out.reserve(merged.size());
-  for (const Key& key : keys) out.push_back(merged[key.index]);
+  merge_sorted(local, &NarrowPhaseLocal::contacts, out);
+  if (on_shapes != nullptr) merge_sorted(local, &NarrowPhaseLocal::on_shapes, *on_shapes);
 }
 
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,

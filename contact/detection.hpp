@@ -48,6 +48,10 @@ enum Mobility : std::uint8_t {
   kRigid = 1,       // moves under the dynamics
   kMeshed = 2,      // moves and deforms: its contacts are found node to surface elsewhere
                     // (nscd/step/mesh_contacts.hpp), so every pair with it is skipped here
+  kOnShape = 3,     // moves and deforms, a polyhedron whose contacts with other polyhedra are
+                    // found here between the undeformed shapes and corrected for the deformation
+                    // elsewhere (nscd/step/shape_contacts.hpp); its pairs with a sphere or a
+                    // kMeshed body are skipped
 };
 
 /// Buffers of the broad phase, which detect_contacts reuses from call to call: a caller that
@@ -59,19 +63,26 @@ struct DetectionScratch {
   detail::BroadPhaseScratch broad_phase;
 };
 
-/// Detects every contact point with gap ≤ alert_distance.
+/// Detects every contact point with gap ≤ alert_distance: those of the pairs of two kStatic or
+/// kRigid bodies in `out`, those of the pairs of two polyhedra with a kOnShape body and no kMeshed
+/// one in `on_shapes` (when given; else they are skipped, as every other pair with a kOnShape or
+/// kMeshed body).
 /// @param shapes   shape of each body (index = body index)
 /// @param poses    pose of each body
 /// @param movable  Mobility of each body
 /// @param alert_distance [m], ≥ 0
 /// @param scratch  buffers, see DetectionScratch
 /// @param out      cleared, then filled sorted by (a, b, feature)
+/// @param on_shapes cleared, then filled sorted alike (a pair's points of equal feature in the
+///                 order collide_pair gives them); nullptr to skip those pairs
 /// @throws nscd::InputError if the three spans differ in size or alert_distance < 0
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
-                     DetectionScratch& scratch, std::vector<ContactPoint>& out);
+                     DetectionScratch& scratch, std::vector<ContactPoint>& out,
+                     std::vector<ContactPoint>* on_shapes = nullptr);
 
-/// The same with buffers of its own, for a one-off detection.
+/// The same with buffers of its own, for a one-off detection, the pairs with a kOnShape body
+/// skipped.
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                      std::span<const std::uint8_t> movable, double alert_distance,
                      std::vector<ContactPoint>& out);

@@ -86,13 +86,8 @@ int validate_command(const std::filesystem::path& scene_file) {
     dofs += unknowns(m, b);
   }
   // contacts within the alert distance at t = 0
-  std::vector<contact::Pose> poses;
-  std::vector<std::uint8_t> movable;
-  detection_input(m, s, poses, movable);
-  std::vector<contact::ContactPoint> contacts;
-  contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
-  MeshContacts on_meshes;
-  detect_mesh_contacts(m, s, m.step.alert_distance, on_meshes);
+  StepWorkspace detection;
+  detect_all(m, s, m.step.alert_distance, detection);
 
   std::printf("%s: valid scene \"%s\"\n", scene_file.string().c_str(), m.name.c_str());
   std::printf("  bodies: %d (", m.nb());
@@ -103,7 +98,7 @@ int validate_command(const std::filesystem::path& scene_file) {
   }
   std::printf(")\n  degrees of freedom: %ld\n", dofs);
   std::printf("  contacts at t = 0 (alert distance %.3g m): %zu\n", m.step.alert_distance,
-              contacts.size() + on_meshes.size());
+              detection.detected.size() + detection.mesh_detected.size());
   std::printf("  time: %ld steps of %g s (%g s), output every %ld steps\n", m.n_steps, m.step.h, m.duration,
               m.output_every);
   const solvers::Stopping& stopping = m.step.solver.stopping();

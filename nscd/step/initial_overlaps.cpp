@@ -10,16 +10,10 @@
 namespace nscd {
 
 void check_initial_overlaps(const Model& m, const State& s, const std::string& file) {
-  std::vector<contact::Pose> poses;
-  std::vector<std::uint8_t> movable;
-  detection_input(m, s, poses, movable);
-  std::vector<contact::ContactPoint> contacts;
-  contact::detect_contacts(m.shapes, poses, movable, m.step.alert_distance, contacts);
-  if (m.has_meshes()) {
-    MeshContacts on_meshes;
-    detect_mesh_contacts(m, s, m.step.alert_distance, on_meshes);
-    for (const MeshContact& c : on_meshes) contacts.push_back(c.point);
-  }
+  StepWorkspace detection;
+  detect_all(m, s, m.step.alert_distance, detection);
+  std::vector<contact::ContactPoint> contacts = std::move(detection.detected);
+  for (const MeshContact& c : detection.mesh_detected) contacts.push_back(c.point);
   // eq. (1); the deepest overlap relative to its tolerance is reported
   const contact::ContactPoint* worst = nullptr;
   double worst_ratio = 1.0;

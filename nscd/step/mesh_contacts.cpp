@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -172,7 +173,8 @@ void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, cons
   for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
 }
 
-void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
+void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
+                          std::span<const contact::ContactPoint> on_shapes, MeshContacts& out) {
   out.clear();
   // the FE bodies' deformed nodes, computed for the first node-to-surface pair that needs them
   std::vector<std::vector<Vec3>> nodes_W(m.nb());
@@ -216,10 +218,17 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
     return master;
   };
 
-  // every pair with an FE body f, once
-  for (int f = 0; f < m.nb(); ++f)
-    for (int other = 0; other < m.nb() && has_mesh(m.bodies[f].kind); ++other) {
-      if (other == f || (has_mesh(m.bodies[other].kind) && other < f) || shape_pair(m, f, other)) continue;
+  // every pair with an FE body f, once, but the pairs on the shapes' faces: a body in contact on
+  // its faces meets node to surface only the bodies off their shapes (not on_shape)
+  std::vector<int> everyone(m.nb()), off_shapes;
+  std::iota(everyone.begin(), everyone.end(), 0);
+  for (int b = 0; b < m.nb(); ++b)
+    if (!on_shape(m, b)) off_shapes.push_back(b);
+  for (int f = 0; f < m.nb(); ++f) {
+    if (!has_mesh(m.bodies[f].kind)) continue;
+    const std::span<const int> others = m.bodies[f].shape_contact() ? off_shapes : everyone;
+    for (const int other : others) {
+      if (other == f || (has_mesh(m.bodies[other].kind) && other < f)) continue;
       const int a = std::min(f, other), b = std::max(f, other);
       const bool ffr_a = has_mesh(m.bodies[a].kind), ffr_b = has_mesh(m.bodies[b].kind);
       const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
@@ -237,7 +246,8 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
       if (a_is_slave) append(a_on_b, a, b, out);
       else append(b_on_a, b, a, out);
     }
-  detect_shape_contacts(m, s, alert_distance, out);
+  }
+  append_shape_contacts(m, s, on_shapes, out);
 
   // sort by (a, b, feature)
   std::stable_sort(out.begin(), out.end(), [](const MeshContact& x, const MeshContact& y) {

@@ -24,6 +24,7 @@
 #include "nscd/step/state.hpp"
 
 #include <array>
+#include <span>
 #include <vector>
 
 namespace nscd {
@@ -62,7 +63,9 @@ void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& ou
 
 /// Every contact with gap ≤ alert_distance [m] between an FE body and any other body (pairs of
 /// two non-moving bodies never involve an FE body): node to surface, or on the shapes' faces for
-/// the pairs of shape_contacts.hpp.
-void detect_mesh_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out);
+/// the pairs of shape_contacts.hpp, from the points `on_shapes` between their undeformed shapes
+/// (contact::detect_contacts's, at the same alert distance and the poses of `s`).
+void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
+                          std::span<const contact::ContactPoint> on_shapes, MeshContacts& out);
 
 }  // namespace nscd

@@ -125,33 +125,24 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& fac
   return side;
 }
 
-bool shape_pair(const Model& m, int a, int b) {
-  auto on_shape = [&](int body) {
-    if (m.bodies[body].shape_contact()) return true;
-    return !has_mesh(m.bodies[body].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[body]);
-  };
-  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(a) && on_shape(b);
+bool on_shape(const Model& m, int b) {
+  if (m.bodies[b].shape_contact()) return true;
+  return !has_mesh(m.bodies[b].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[b]);
 }
 
-void detect_shape_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out) {
-  std::vector<contact::ContactPoint> points;
-  for (int f = 0; f < m.nb(); ++f)
-    for (int other = 0; other < m.nb() && m.bodies[f].shape_contact(); ++other) {
-      if (other == f || (m.bodies[other].shape_contact() && other < f) || !shape_pair(m, f, other)) continue;
-      const int a = std::min(f, other), b = std::max(f, other);
-      if ((s.x[a] - s.x[b]).norm() > m.bodies[a].bounding_radius + m.bodies[b].bounding_radius + alert_distance)
-        continue;
-      points.clear();
-      contact::collide_pair(m.shapes[a], {s.x[a], s.q[a]}, a, m.shapes[b], {s.x[b], s.q[b]}, b, alert_distance,
-                            points);
-      for (contact::ContactPoint& point : points) {
-        const Vec3 n = point.R_WC.col(0);  // from a to b: outward from a, inward into b
-        const Side side_a = side_at(m, s, a, point.p_W, n), side_b = side_at(m, s, b, point.p_W, -n);
-        point.gap += n.dot(side_b.displacement - side_a.displacement);  // eq. (2)
-        point.p_W += 0.5 * (side_a.displacement + side_b.displacement);
-        out.push_back({point, {side_a.point, side_b.point}});
-      }
-    }
+bool shape_pair(const Model& m, int a, int b) {
+  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(m, a) && on_shape(m, b);
+}
+
+void append_shape_contacts(const Model& m, const State& s, std::span<const contact::ContactPoint> on_shapes,
+                           MeshContacts& out) {
+  for (contact::ContactPoint point : on_shapes) {
+    const Vec3 n = point.R_WC.col(0);  // from a to b: outward from a, inward into b
+    const Side side_a = side_at(m, s, point.a, point.p_W, n), side_b = side_at(m, s, point.b, point.p_W, -n);
+    point.gap += n.dot(side_b.displacement - side_a.displacement);  // eq. (2)
+    point.p_W += 0.5 * (side_a.displacement + side_b.displacement);
+    out.push_back({point, {side_a.point, side_b.point}});
+  }
 }
 
 }  // namespace nscd

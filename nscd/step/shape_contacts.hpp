@@ -4,9 +4,10 @@
 /// shape: "contact_surface": "shape", docs/method.md "Contact on the shapes' faces"), a coarser
 /// contact surface than the mesh's nodes (mesh_contacts.hpp):
 ///
-///  - detection between the convex polyhedra posed at the bodies' frames (x, q), as for rigid
-///    blocks (contact/detection.hpp): a face–face joint gives the corners of the clipped polygon,
-///    each with the gap g_shapes of the undeformed shapes and the normal n from a to b (C1, C2);
+///  - detection between the convex polyhedra posed at the bodies' frames (x, q), by the rigid
+///    blocks' broad and narrow phases (contact/detection.hpp, kOnShape): a face–face joint gives
+///    the corners of the clipped polygon, each with the gap g_shapes of the undeformed shapes and
+///    the normal n from a to b (C1, C2);
 ///  - each contact point p has on each FFR side a material point on that body's boundary mesh:
 ///    with X = Oᵀ (p − x), the face f whose outward normal is nearest the contact's outward
 ///    direction on that side (n on a, −n on b) among the faces whose planes are within 10⁻³ of
@@ -40,6 +41,7 @@
 #include "nscd/step/state.hpp"
 
 #include <optional>
+#include <span>
 
 namespace nscd {
 
@@ -57,11 +59,17 @@ std::optional<ShapeFaces> shape_faces(const contact::ConvexPolyhedron& poly, con
 MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& faces, const ffr::Mesh& mesh,
                     const Vec3& X, const Vec3& outward);
 
+/// Whether the contacts of body b with an FFR body in contact on its shape's faces are found on
+/// the faces: b is such a body or a rigid, fixed or driven polyhedron.
+bool on_shape(const Model& m, int b);
+
 /// Whether the contacts of bodies a and b are found on their shapes' faces (see above).
 bool shape_pair(const Model& m, int a, int b);
 
-/// Appends every contact of the pairs on the shapes' faces with g_shapes ≤ alert_distance [m], its
-/// gap (2), unsorted.
-void detect_shape_contacts(const Model& m, const State& s, double alert_distance, MeshContacts& out);
+/// Appends the contact of each point of `on_shapes`, found between the undeformed shapes of pairs
+/// on the shapes' faces posed at their frames in `s` (contact::detect_contacts with these bodies
+/// kOnShape), with its material points (1) and gap (2), in the same order.
+void append_shape_contacts(const Model& m, const State& s, std::span<const contact::ContactPoint> on_shapes,
+                           MeshContacts& out);
 
 }  // namespace nscd

@@ -34,7 +34,9 @@ struct StepWorkspace {
   std::vector<std::uint8_t> movable;
   std::vector<FreeMotion> free;                 // per body (non-movable: prescribed end velocities)
   std::vector<contact::ContactPoint> detected;  // stage 2 between shapes, sorted by (a, b, feature)
-  MeshContacts mesh_detected;                   // stage 2 node to surface, sorted alike
+  std::vector<contact::ContactPoint> shape_detected;  // stage 2 between the undeformed shapes of the pairs
+                                                     // on the shapes' faces (shape_contacts.hpp), sorted alike
+  MeshContacts mesh_detected;                   // stage 2 with FE bodies, sorted alike
   std::vector<FfrStepData> ffr;                 // per FFR body (BodyModel::ffr_index)
   std::vector<TlStepData> tl;                   // per TL or linear body (BodyModel::tl_index)
   std::vector<MeshPoint> mesh_points;           // the mesh sides of the active contacts (ContactJacobian::point)

@@ -229,8 +229,19 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
   for (int b = 0; b < m.nb(); ++b) {
     poses[b] = {s.x[b], s.q[b]};
     const BodyKind kind = m.bodies[b].kind;
-    movable[b] = kind == BodyKind::Rigid ? contact::kRigid : has_mesh(kind) ? contact::kMeshed : contact::kStatic;
+    movable[b] = kind == BodyKind::Rigid         ? contact::kRigid
+                 : m.bodies[b].shape_contact() ? contact::kOnShape
+                 : has_mesh(kind)              ? contact::kMeshed
+                                               : contact::kStatic;
   }
+}
+
+void detect_all(const Model& m, const State& s, double alert_distance, StepWorkspace& ws) {
+  detection_input(m, s, ws.poses, ws.movable);
+  contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert_distance, ws.detection_scratch, ws.detected,
+                           &ws.shape_detected);
+  ws.mesh_detected.clear();
+  if (m.has_meshes()) detect_mesh_contacts(m, s, alert_distance, ws.shape_detected, ws.mesh_detected);
 }
 
 StepReport step(const Model& m, State& s, StepWorkspace& ws) {
@@ -241,12 +252,7 @@ StepReport step(const Model& m, State& s, StepWorkspace& ws) {
   }
   {
     ScopedTimer timer(&ws.timings.detection);
-    detection_input(m, s, ws.poses, ws.movable);
-    const double alert = m.step.alert_distance + 2 * travel_bound(m, s, ws);
-    contact::detect_contacts(m.shapes, ws.poses, ws.movable, alert, ws.detection_scratch, ws.detected);
-    if (m.has_meshes()) {
-      detect_mesh_contacts(m, s, alert, ws.mesh_detected);
-    }
+    detect_all(m, s, m.step.alert_distance + 2 * travel_bound(m, s, ws), ws);
   }
   {
     ScopedTimer timer(&ws.timings.assembly);

@@ -84,10 +84,16 @@ struct StepReport {
 /// (stage of `auto`) that finished it (solvers::to_string): history.csv's `solver_stage`.
 std::string_view solver_stage_name(const Model& m, const StepReport& report);
 
-/// The poses of the bodies in `s` and whether each moves under the dynamics (rigid), as
-/// contact::detect_contacts takes them.
+/// The poses of the bodies in `s` and their contact::Mobility, as contact::detect_contacts takes
+/// them (FFR bodies in contact on their shapes' faces kOnShape, other FE bodies kMeshed).
 void detection_input(const Model& m, const State& s, std::vector<contact::Pose>& poses,
                      std::vector<std::uint8_t>& movable);
+
+/// Stage 2: every contact of `s` with gap ≤ alert_distance [m], those between rigid, fixed or
+/// driven bodies in ws.detected, those with an FE body (node to surface, or on the shapes' faces
+/// from ws.shape_detected, mesh_contacts.hpp) in ws.mesh_detected, both sorted by (a, b,
+/// feature); fills ws.poses and ws.movable (detection_input).
+void detect_all(const Model& m, const State& s, double alert_distance, StepWorkspace& ws);
 
 /// Advances `s` by one step of length m.step.h. On a non-finite result or a fatal solver failure
 /// `s` is left unchanged (the last finite state) and the report says which body or contact.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <random>
 #include <tuple>
 
@@ -121,6 +122,54 @@ TEST(DetectionScene, WallContactsAreFaceContacts) {
     EXPECT_LT(std::abs(cp.gap), 0.01) << cp.a << "-" << cp.b;
     EXPECT_GT(cp.R_WC.col(0).cwiseAbs().maxCoeff(), 1.0 - 1e-4) << cp.a << "-" << cp.b;
   }
+}
+
+// the wall with its spheres, every third brick kOnShape and every seventh kMeshed: the pairs of a
+// kOnShape body and a polyhedron without a kMeshed one, collided one by one, in (a, b, feature)
+// order; the others in `rigid`
+void brute_force_by_route(const Scene& s, double alert, std::vector<ContactPoint>& rigid,
+                          std::vector<ContactPoint>& on_shapes) {
+  const int nb = static_cast<int>(s.shapes.size());
+  auto sphere = [&](int i) { return std::holds_alternative<Sphere>(s.shapes[i]); };
+  for (int a = 0; a < nb; ++a)
+    for (int b = a + 1; b < nb; ++b) {
+      const std::uint8_t ma = s.movable[a], mb = s.movable[b];
+      if (ma == kMeshed || mb == kMeshed || (ma == kStatic && mb == kStatic)) continue;
+      if (ma != kOnShape && mb != kOnShape)
+        collide_pair(s.shapes[a], s.poses[a], a, s.shapes[b], s.poses[b], b, alert, rigid);
+      else if (!sphere(a) && !sphere(b))
+        collide_pair(s.shapes[a], s.poses[a], a, s.shapes[b], s.poses[b], b, alert, on_shapes);
+    }
+  for (std::vector<ContactPoint>* points : {&rigid, &on_shapes})
+    std::stable_sort(points->begin(), points->end(), [](const ContactPoint& x, const ContactPoint& y) {
+      return std::tie(x.a, x.b, x.feature) < std::tie(y.a, y.b, y.feature);
+    });
+}
+
+TEST(DetectionScene, PairsWithBodiesOnTheirShapesGoToTheirOwnOutput) {
+  Scene s = wall();
+  for (std::size_t i = 1; i + 10 < s.shapes.size(); ++i) {
+    if (i % 3 == 0) s.movable[i] = kOnShape;
+    if (i % 7 == 0) s.movable[i] = kMeshed;
+  }
+  const double alert = 0.01;
+  std::vector<ContactPoint> rigid, on_shapes;
+  brute_force_by_route(s, alert, rigid, on_shapes);
+  for (const int threads : {1, 2}) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    DetectionScratch scratch;
+    std::vector<ContactPoint> out, out_on_shapes;
+    detect_contacts(s.shapes, s.poses, s.movable, alert, scratch, out, &out_on_shapes);
+    // both outputs hold joints with the ground, between bricks and with the spheres on top
+    EXPECT_GT(out.size(), 100u);
+    EXPECT_GT(out_on_shapes.size(), 100u);
+    expect_identical(out, rigid);
+    expect_identical(out_on_shapes, on_shapes);
+  }
+  // without `on_shapes` those pairs are skipped
+  std::vector<ContactPoint> out;
+  detect_contacts(s.shapes, s.poses, s.movable, alert, out);
+  expect_identical(out, rigid);
 }
 
 }  // namespace

@@ -207,8 +207,8 @@ TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
   add_ffr_box(scene, "right", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, -2.0 / 3, 1));
   add_ffr_box(scene, "upper", Vec3(0.8, 1, 2), {4, 4, 8}, Vec3(0, 0, 3));
   test::Simulation sim(scene);
-  MeshContacts contacts;
-  detect_mesh_contacts(sim.model, sim.state, sim.model.step.alert_distance, contacts);
+  detect_all(sim.model, sim.state, sim.model.step.alert_distance, sim.workspace);
+  const MeshContacts& contacts = sim.workspace.mesh_detected;
   // §4.2: "70 contact points in total, 10 between each of the lower solids and the upper one,
   // and 25 between each of the lower solids and the rigid surface"
   std::map<std::pair<int, int>, int> per_pair;

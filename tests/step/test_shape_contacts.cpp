@@ -22,6 +22,8 @@
 #include <memory>
 #include <random>
 #include <span>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace nscd {
@@ -249,10 +251,66 @@ TEST(ShapeContacts, BlockRestsOnItsFourCornersWithItsWeight) {
   // those of the deformed block resting on the ground, 0 up to the drift the solver's tolerance
   // allows (measured: −1.3e-10 to 1.7e-10 m); −1 nm is a hundredth of the block's elastic
   // shortening ρ g H² / (2E) ≈ 9e-8 m
-  MeshContacts detected;
-  detect_mesh_contacts(sim.model, sim.state, 1e-3, detected);
-  ASSERT_EQ(detected.size(), 4u);
-  for (const MeshContact& c : detected) EXPECT_GT(c.point.gap, -1e-9);
+  StepWorkspace detection;
+  detect_all(sim.model, sim.state, 1e-3, detection);
+  ASSERT_EQ(detection.mesh_detected.size(), 4u);
+  for (const MeshContact& c : detection.mesh_detected) EXPECT_GT(c.point.gap, -1e-9);
+}
+
+// a running-bond wall of 0.4 × 0.2 × 0.2 blocks, 3 courses of 4, on a fixed ground, each block
+// moved and turned by up to 1 mm and 2 mrad: FFR blocks on their faces, every fifth one rigid and
+// the last one FFR node to surface, and a sphere on top
+test::Simulation block_wall() {
+  io::Scene scene = test::stone_scene(1e-3, 0.01, 0.5);
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(4, 4, 1), Vec3(0, 0, -0.5));
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> jitter(-1e-3, 1e-3);
+  for (int course = 0, k = 0; course < 3; ++course)
+    for (int i = 0; i < 4; ++i, ++k) {
+      const Vec3 at(-0.6 + 0.4 * i + (course % 2 ? 0.2 : 0.0) + jitter(random), jitter(random),
+                    0.1 + 0.2 * course + jitter(random));
+      const Quat turn = exp_map(2 * Vec3(jitter(random), jitter(random), jitter(random)));
+      io::Body& block = test::add_box(scene, "block" + std::to_string(k), k % 5 == 4 ? BodyKind::Rigid : BodyKind::Ffr,
+                                      Vec3(0.4, 0.2, 0.2), at, turn);
+      if (block.model == BodyKind::Rigid) continue;
+      block.elements = {2, 1, 1};
+      block.shape_contact = k < 11;
+    }
+  test::add_sphere(scene, "ball", BodyKind::Rigid, 0.05, Vec3(0, 0, 0.65));
+  return test::Simulation(scene);
+}
+
+TEST(ShapeContacts, BroadPhaseFindsThePointsOfEveryPairOnTheFaces) {
+  const test::Simulation sim = block_wall();
+  const Model& m = sim.model;
+  const State& s = sim.state;
+  const double alert = 0.01;
+  // every pair on the faces, collided one by one between the posed shapes, in (a, b, feature) order
+  std::vector<contact::ContactPoint> every;
+  for (int a = 0; a < m.nb(); ++a)
+    for (int b = a + 1; b < m.nb(); ++b)
+      if (shape_pair(m, a, b))
+        contact::collide_pair(m.shapes[a], {s.x[a], s.q[a]}, a, m.shapes[b], {s.x[b], s.q[b]}, b, alert, every);
+  std::stable_sort(every.begin(), every.end(), [](const contact::ContactPoint& x, const contact::ContactPoint& y) {
+    return std::tie(x.a, x.b, x.feature) < std::tie(y.a, y.b, y.feature);
+  });
+  StepWorkspace detection;
+  detect_all(m, s, alert, detection);
+  // the joints of the courses, with the ground and with the rigid blocks
+  EXPECT_GT(every.size(), 60u);
+  const std::vector<contact::ContactPoint>& found = detection.shape_detected;
+  ASSERT_EQ(found.size(), every.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(std::tie(found[i].a, found[i].b, found[i].feature), std::tie(every[i].a, every[i].b, every[i].feature));
+    EXPECT_TRUE(std::memcmp(&found[i].gap, &every[i].gap, sizeof(double)) == 0) << i;
+    EXPECT_TRUE(same_bits(found[i].p_W, every[i].p_W)) << i;
+    EXPECT_TRUE(std::memcmp(found[i].R_WC.data(), every[i].R_WC.data(), 9 * sizeof(double)) == 0) << i;
+  }
+  // they are the contacts of the pairs on the faces among those with FE bodies, the others node to surface
+  const auto on_faces = std::count_if(detection.mesh_detected.begin(), detection.mesh_detected.end(),
+                                      [&](const MeshContact& c) { return shape_pair(m, c.point.a, c.point.b); });
+  EXPECT_EQ(on_faces, static_cast<std::ptrdiff_t>(every.size()));
+  EXPECT_GT(detection.mesh_detected.size(), every.size());
 }
 
 // a block launched at 1 m/s over the ground (μ = 0.5) stops after v² / (2 μ g) ≈ 0.102 m: the
