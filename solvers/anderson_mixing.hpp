@@ -55,7 +55,8 @@ class AndersonMixing {
   /// start x_0. Returns whether (x, y) were mixed.
   bool start_sweep(Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> y);
 
-  /// The mixed starts since the object was made, the restarts of the safeguard and the pauses.
+  /// The mixed starts since the object was made, the restarts (of the safeguard, and at the end
+  /// of each pause) and the pauses.
   int mixed() const { return m_mixed; }
   int restarts() const { return m_restarts; }
   int pauses() const { return m_pauses; }
