@@ -45,7 +45,7 @@ double ccp_error(const FrictionProblem& p, const Eigen::VectorXd& s, const Eigen
   const double sum = detail::sum_over_contact_blocks(p.nc(), [&](int begin, int end) {
     double block = 0.0;
     for (int i = begin; i < end; ++i) {
-      const Eigen::Vector3d ri = r.segment<3>(3 * i);
+      const Eigen::Vector3d ri = impulse_scale(p, i) * r.segment<3>(3 * i);
       Eigen::Vector3d x = ri - u.segment<3>(3 * i);
       x(0) -= s(i);
       block += (ri - project_on_cone(x, p.mu(i))).squaredNorm();
@@ -56,7 +56,12 @@ double ccp_error(const FrictionProblem& p, const Eigen::VectorXd& s, const Eigen
     return std::sqrt(detail::sum_over_contact_blocks(
         p.nc(), [&](int begin, int end) { return detail::contacts_of(v, begin, end).squaredNorm(); }));
   };
-  double denominator = std::max({norm(p.q), norm(r), norm(u)});
+  const double r_norm = std::sqrt(detail::sum_over_contact_blocks(p.nc(), [&](int begin, int end) {
+    double block = 0.0;
+    for (int i = begin; i < end; ++i) block += (impulse_scale(p, i) * r.segment<3>(3 * i)).squaredNorm();
+    return block;
+  }));
+  double denominator = std::max({norm(p.q), r_norm, norm(u)});
   if (denominator == 0.0) denominator = 1.0;
   return std::sqrt(sum) / denominator;
 }

@@ -25,7 +25,8 @@
 ///    contacts of a colour in parallel, on the problem renumbered in that order,
 /// both stopping on the CCP residual
 ///
-///  (3) e_ccp = sqrt(Σ_i ‖r_i − P_K(r_i − (u_i + s_i e_n))‖²) / max(‖q‖, ‖r‖, ‖u‖),
+///  (3) e_ccp = sqrt(Σ_i ‖r̃_i − P_K(r̃_i − (u_i + s_i e_n))‖²) / max(‖q‖, ‖r̃‖, ‖u‖),
+///      r̃_i = σ_i r_i with σ_i the impulse scale of error_measure.hpp eq. (1),
 ///
 /// which for s = μ‖u_T‖ equals the common error eq. (3) of error_measure.hpp.
 ///

@@ -15,11 +15,18 @@
 
 namespace nscd::solvers {
 
+/// How the error measure (solvers/error_measure.hpp) weighs a contact's impulse against its
+/// velocity: as they are (Siconos's fc3d_compute_error, the convention of FCLIB problems), or with
+/// the impulse turned into the velocity it gives the contact alone, s_i r_i with s_i = tr(W_ii)/3
+/// (the problems of a scene's steps, whose impulses and velocities have units).
+enum class ErrorScaling { Siconos, Velocity };
+
 /// Local frictional contact problem, FCLIB-compatible.
 struct FrictionProblem {
   DelassusMatrix W;    // (3nc × 3nc)
   Eigen::VectorXd q;   // (3nc), free local velocity (+ restitution terms) [m/s]
   Eigen::VectorXd mu;  // (nc), friction coefficients
+  ErrorScaling error_scaling = ErrorScaling::Siconos;
   int nc() const { return W.nc(); }
 };
 

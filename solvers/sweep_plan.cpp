@@ -125,6 +125,7 @@ void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionPro
   }
   out.q.resize(3 * n);
   out.mu.resize(n);
+  out.error_scaling = p.error_scaling;
   const Eigen::Matrix3d* source = p.W.row_blocks_begin(0);
   Eigen::Matrix3d* blocks = out.W.row_blocks_begin(0);
   tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {

@@ -475,6 +475,7 @@ StepParameters step_parameters(const Scene& scene, const Model& m) {
   // round-off in gaps and velocities of resting bodies (~1e-11 m) must not switch contacts off
   p.activation_gap = m.bodies.empty() ? 0.0 : kActivationGapFraction * smallest_diameter;
   p.solver = solver_options(scene.solver);
+  p.error_measure = scene.solver.error_measure;
   p.fail_on_divergence = scene.solver.fail_on_divergence;
   p.inner_tolerance = scene.solver.inner_tolerance;
   p.inner_max_iterations = scene.solver.inner_max_iterations;

@@ -6,6 +6,7 @@
 
 #include "nscd/core/math.hpp"
 #include "nscd/step/body_kind.hpp"
+#include "solvers/friction_problem.hpp"
 #include "solvers/solver_result.hpp"
 
 #include <filesystem>
@@ -32,6 +33,7 @@ struct SolverSettings {
   int facets = 8;                   // lcp: facets of the friction pyramid, ≥ 3
   std::string lcp_method = "auto";  // lcp: auto | lemke | pgs
   double tolerance = 1e-6;        // on the error measure of solvers/error_measure.hpp
+  solvers::ErrorScaling error_measure = solvers::ErrorScaling::Velocity;  // its impulses' scale, eq. (1)
   int max_iterations = 1000;
   int min_iterations = 1;         // auto, nlgs: sweeps before the stopping test may end a step's solve
   double relaxation = 1.0;        // ω ∈ (0, 2)

@@ -60,7 +60,7 @@ ContactSettings read_contact(const Value& v) {
 }
 
 SolverSettings read_solver(const Value& v) {
-  v.expect_keys({"type", "tolerance", "max_iterations", "min_iterations", "relaxation", "anderson_depth", "inner_tolerance",
+  v.expect_keys({"type", "tolerance", "error_measure", "max_iterations", "min_iterations", "relaxation", "anderson_depth", "inner_tolerance",
                  "inner_max_iterations", "fail_on_divergence", "dump_every", "local_solver", "ccp_method",
                  "correction", "facets", "lcp_method"});
   SolverSettings s;
@@ -77,6 +77,9 @@ SolverSettings read_solver(const Value& v) {
   if (const auto x = v.find("correction")) s.correction = x->boolean();
   if (const auto x = v.find("facets")) s.facets = x->integer_at_least(3);
   if (const auto x = v.find("tolerance")) s.tolerance = x->positive();
+  if (const auto x = v.find("error_measure"))
+    s.error_measure = x->one_of({"velocity", "siconos"}) == 0 ? solvers::ErrorScaling::Velocity
+                                                              : solvers::ErrorScaling::Siconos;
   if (const auto x = v.find("max_iterations")) s.max_iterations = x->integer_at_least(1);
   if (const auto x = v.find("min_iterations")) {
     s.min_iterations = x->integer_at_least(1);

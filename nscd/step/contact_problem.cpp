@@ -300,6 +300,7 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   solvers::FrictionProblem& problem = ws.contacts.problem;
   problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);
   problem.mu.resize(nc);
+  problem.error_scaling = m.step.error_measure;
   for (int i = 0; i < nc; ++i) {
     const contact::ContactPoint& c = active[i].point;
     problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);

@@ -111,6 +111,7 @@ struct StepParameters {
   double alert_distance = 0;   // [m]
   double activation_gap = 0;   // contacts with a predicted gap below this are active [m]
   solvers::SolverOptions solver;  // the contact solver of every step (solvers/solve.hpp)
+  solvers::ErrorScaling error_measure = solvers::ErrorScaling::Velocity;  // of the step's problems
   bool fail_on_divergence = false;
   double inner_tolerance = 1e-6;  // FFR Rotator (relative on ω), TL Newton (relative on λ): Algorithm 1 inner loop
   int inner_max_iterations = 50;

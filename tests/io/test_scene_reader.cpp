@@ -197,6 +197,7 @@ TEST_F(SceneReaderTest, FillsDefaults) {
   EXPECT_EQ(s.solver.type, solvers::SolverType::Auto);
   EXPECT_EQ(s.solver.relaxation, 1.0);
   EXPECT_EQ(s.solver.anderson_depth, 3);
+  EXPECT_EQ(s.solver.error_measure, solvers::ErrorScaling::Velocity);
   EXPECT_FALSE(s.solver.fail_on_divergence);
   EXPECT_FALSE(s.detection.alert_distance);
   EXPECT_FALSE(s.detection.max_penetration);
@@ -210,7 +211,7 @@ TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   json scene = minimal_scene();
   scene["detection"] = {{"alert_distance", 0.01}, {"max_penetration", 1e-4}};
   scene["solver"] = {{"type", "ccp"}, {"relaxation", 1.5}, {"fail_on_divergence", true}, {"min_iterations", 3},
-                     {"anderson_depth", 0}};
+                     {"anderson_depth", 0}, {"error_measure", "siconos"}};
   scene["time"]["output_every"] = 10;
   scene["interactions"] = json::parse(R"([{ "materials": "default", "friction": 0.5 }])");
   scene["bodies"][1]["orientation"] = {{"quaternion", {2, 0, 0, 0}}};
@@ -221,6 +222,7 @@ TEST_F(SceneReaderTest, ReadsOptionalSectionsAndNormalises) {
   EXPECT_EQ(s.solver.relaxation, 1.5);
   EXPECT_EQ(s.solver.min_iterations, 3);
   EXPECT_EQ(s.solver.anderson_depth, 0);
+  EXPECT_EQ(s.solver.error_measure, solvers::ErrorScaling::Siconos);
   EXPECT_TRUE(s.solver.fail_on_divergence);
   EXPECT_EQ(s.time.output_every, 10);
   EXPECT_EQ(s.interactions[0].material_a, "default");
@@ -558,6 +560,7 @@ TEST_F(SceneReaderTest, RejectsInconsistentBodies) {
        "solver.min_iterations: expected an integer ≤ max_iterations (5)"},
       {[](json& s) { s["solver"] = {{"anderson_depth", 1.5}}; }, "solver.anderson_depth: expected an integer ≥ 0"},
       {[](json& s) { s["solver"] = {{"anderson_depth", 17}}; }, "solver.anderson_depth: expected an integer ≤ 16"},
+      {[](json& s) { s["solver"] = {{"error_measure", "impulse"}}; }, "solver.error_measure: expected one of"},
       {[](json& s) { s["interactions"][0]["restitution"] = 1.5; }, "interactions[0].restitution"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "block"}}}; }, "probes[0]: expected exactly one of"},
       {[](json& s) { s["probes"] = {{{"name", "p"}, {"body", "blok"}, {"point", {0, 0, 0}}}}; },

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 namespace nscd::solvers {
 namespace {
@@ -34,6 +35,58 @@ TEST(ErrorMeasureTest, HandComputedBoundaryCase) {
   // all inputs O(1), a few dozen operations: rounding far below 1e-14
   constexpr double kTol = 1e-14;
   EXPECT_NEAR(error_measure(p, r, u), std::sqrt(0.1604 / 8.0225), kTol);
+}
+
+TEST(ErrorMeasureTest, VelocityMeasureIsSiconosOnTheImpulsesAsVelocities) {
+  // the case above with ErrorScaling::Velocity: s = tr(W)/3 = 4/3, r̃ = s r = (4/3, 8/15, 0),
+  // x = r̃ − u − μ‖u_T‖ e_n = (4/3 − 0.7, 8/15 + 0.5, −1.2): Siconos's error of the problem
+  // (W/s, q, μ) at r̃, whose u = (W/s) r̃ + q is the same
+  Eigen::Matrix3d W;
+  W << 2, 0.5, 0, 0.5, 1, 0, 0, 0, 1;
+  FrictionProblem p = one_contact(W, Eigen::Vector3d(-2.15, -1.4, 1.2), 0.5);
+  p.error_scaling = ErrorScaling::Velocity;
+  const Eigen::VectorXd r = Eigen::Vector3d(1.0, 0.4, 0.0);
+  const Eigen::VectorXd u = p.W.apply(r) + p.q;
+  const double s = 4.0 / 3.0;
+  const FrictionProblem siconos = one_contact(W / s, p.q, 0.5);
+  const Eigen::VectorXd r_tilde = s * r;
+  EXPECT_EQ(impulse_scale(p, 0), s);
+  EXPECT_EQ(impulse_scale(siconos, 0), 1.0);
+  // the same operations up to the order of the products: a few ulps
+  EXPECT_NEAR(error_measure(p, r, u), error_measure(siconos, r_tilde, siconos.W.apply(r_tilde) + siconos.q), 1e-15);
+}
+
+TEST(ErrorMeasureTest, VelocityMeasureDoesNotDependOnTheUnitOfImpulses) {
+  // a problem of 5 contacts and a trial r, then the same in an impulse unit c times smaller
+  // (W/c, r c: the same velocities). Siconos's measure changes with c; the velocity measure
+  // does not (round-off: relative 1e-14 for these O(1) sums)
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  const int nc = 5;
+  Eigen::MatrixXd A(3 * nc, 3 * nc);
+  for (int i = 0; i < A.size(); ++i) A.data()[i] = d(rng);
+  const Eigen::MatrixXd W = A * A.transpose() + Eigen::MatrixXd::Identity(3 * nc, 3 * nc);
+  Eigen::VectorXd q(3 * nc), r(3 * nc);
+  for (int i = 0; i < 3 * nc; ++i) {
+    q(i) = d(rng);
+    r(i) = d(rng);
+  }
+  for (int i = 0; i < nc; ++i) r(3 * i) = std::abs(r(3 * i));
+  const double c = 1e3;
+  const auto errors = [&](ErrorScaling scaling) {
+    FrictionProblem a, b;
+    a.W = DelassusMatrix::from_dense(W);
+    b.W = DelassusMatrix::from_dense(W / c);
+    a.q = b.q = q;
+    a.mu = b.mu = Eigen::VectorXd::Constant(nc, 0.4);
+    a.error_scaling = b.error_scaling = scaling;
+    const Eigen::VectorXd rb = c * r;
+    return std::pair{error_measure(a, r, a.W.apply(r) + q), error_measure(b, rb, b.W.apply(rb) + q)};
+  };
+  const auto [velocity_a, velocity_b] = errors(ErrorScaling::Velocity);
+  EXPECT_NEAR(velocity_a, velocity_b, 1e-14 * velocity_a);
+  const auto [siconos_a, siconos_b] = errors(ErrorScaling::Siconos);
+  EXPECT_GT(std::abs(siconos_a - siconos_b), 0.1 * siconos_a);
 }
 
 TEST(ErrorMeasureTest, ZeroOnExactSolutions) {
