@@ -9,7 +9,7 @@
 ///
 /// Siconos's measure adds impulses to velocities, so its meaning depends on the units: for blocks
 /// of a tonne, ‖r‖ [N s] dwarfs ‖q‖ [m/s], and a tolerance of 1e-5 lets the contacts keep a
-/// velocity of 1e-5 ‖r‖, enough for the arch of scenes/arch.json to creep 1.2 mm in 2 s. The
+/// velocity of 1e-5 ‖r‖, enough for the arch of scenes/arch.json to creep 1.5 mm in 2 s. The
 /// problems of a scene's steps (ErrorScaling::Velocity) therefore measure each impulse by the
 /// velocity it gives its contact alone, s_i = tr(W_ii)/3: e and the denominator are velocities,
 /// and the error is Siconos's for the same problem in the impulses r̃ = S r (S = diag(s_i), u =
