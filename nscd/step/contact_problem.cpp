@@ -207,7 +207,7 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
   const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
   const Bond bond = bond_state(m, s, c);  // an intact bond is never a gap row (cohesion.hpp)
   const bool gap_row = bond != Bond::Intact && g_pred > m.step.activation_gap;
-  if (gap_row && !(m.step.projection && !has_mesh_side(m, c))) return;
+  if (gap_row && !(m.step.projection && is_projected(m, c))) return;
   NSCD_DEMAND(m.law(m.bodies[c.a].material, m.bodies[c.b].material).defined);  // io::read_scene refuses
                                                                                // scenes with a missing interaction
   const ActiveContact contact{c, sides, u_old, gap_row, bond};
@@ -236,6 +236,10 @@ double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_
 
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
+}
+
+bool is_projected(const Model& m, const contact::ContactPoint& c) {
+  return !has_mesh_side(m, c) || shape_pair(m, c.a, c.b);
 }
 
 solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {

@@ -5,7 +5,7 @@
 ///
 /// Activation by the predicted gap at the end of the step,
 ///  (1) g_pred = g + h (θ u_n,free + (1 − θ) u_n⁻) ≤ δ  ⇒  active,
-/// else, with the position projection on and no side on a mesh, a gap row
+/// else, with the position projection on and is_projected(), a gap row
 ///  (2) g + h (θ u_n⁺ + (1 − θ) u_n⁻) ≥ 0 ⊥ r_n ≥ 0,  i.e.  q_n = u_n,free + ((1 − θ) u_n⁻ + g/h) / θ;
 /// the others are dropped. The Jacobians are contact_jacobian.hpp eqs. (2)–(3) at the current
 /// rotations (lever arm O_{i+1} X_α for a side on an FFR body, [Lozovskiy & Dubois 2016] eq. 22),
@@ -61,5 +61,11 @@ double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_
 
 /// Whether contact c has a side on an FFR, TL or linear body.
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
+
+/// Whether contact c gets a gap row (2) and the position projection (position_projection.hpp):
+/// its sides are rigid, fixed or driven bodies, or it is on the shapes' faces (shape_contacts.hpp),
+/// a corner of a joint between blocks, which their frames carry. Node-to-surface contacts of FE
+/// bodies are not: their gaps follow the mesh's deformation, which no pose correction moves.
+bool is_projected(const Model& m, const contact::ContactPoint& c);
 
 }  // namespace nscd

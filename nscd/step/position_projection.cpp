@@ -14,22 +14,23 @@ namespace {
 // contiguous for the sweeps
 struct NormalRow {
   int body[2];
-  double w;  // (W_nn)_αα
+  double w;  // (W_nn)_αα of eq. (2), on the frames
   Vec6 g[2];
   Vec6 y[2];
 };
 
-std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W) {
+std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians) {
   std::vector<NormalRow> rows;  // filled, not value-initialised: no zeroing of nc rows first
   rows.reserve(jacobians.size());
   for (std::size_t i = 0; i < jacobians.size(); ++i) {
     const ContactJacobian& J = jacobians[i];
     NormalRow row;
-    row.w = W.diag(static_cast<int>(i))(0, 0);
+    row.w = 0;
     for (int side = 0; side < 2; ++side) {
       row.body[side] = J.movable[side] ? J.body[side] : -1;
       row.g[side] = J.G[side].row(0).transpose();
       row.y[side] = J.Y[side].col(0);
+      row.w += row.g[side].dot(row.y[side]);
     }
     rows.push_back(row);
   }
@@ -38,14 +39,13 @@ std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians
 
 }  // namespace
 
-ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
-                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
+ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
                               const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq) {
-  const int nc = W.nc();
-  NSCD_DEMAND(static_cast<int>(jacobians.size()) == nc && gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
+  const int nc = static_cast<int>(jacobians.size());
+  NSCD_DEMAND(gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);
   dq.assign(nb, Vec6::Zero());
-  const std::vector<NormalRow> normal = normal_rows(jacobians, W);
+  const std::vector<NormalRow> normal = normal_rows(jacobians);
   ProjectionResult result;
   // eq. (6): P with Δq, its image by eq. (4)
   solvers::detail::AndersonMixing mixing(options.anderson_depth, nc, 6 * static_cast<Eigen::Index>(nb));

@@ -2,17 +2,20 @@
 /// @file
 /// Position projection after the velocity step: the projected Moreau–Jean scheme of [Acary 2013]
 /// (the projection of the end-of-step positions onto the admissible set), on the linearised gaps of
-/// the step's active contacts, with the step's Delassus operator. After v⁺ and the poses q̃⁺ of
-/// stage 6, for every active contact α whose two sides are rigid, fixed or driven bodies:
+/// the step's active contacts, with the Delassus operator of the bodies' frames. After v⁺ and the
+/// poses q̃⁺ of stage 6, for every active contact α whose sides are rigid, FFR, fixed or driven
+/// bodies:
 ///
 ///  (1) g⁺_α = g_α + h (θ u⁺_n,α + (1 − θ) u⁻_n,α)     end-of-step gap, linearised as eq. (4) of
 ///                                                     rigid_dynamics.hpp moves the bodies
-///  (2) γ_α = g⁺_α + Σ_β (W_nn)_αβ P_β,   (W_nn)_αβ = n-rows of W_αβ = H_n M̂⁻¹ H_nᵀ
+///  (2) γ_α = g⁺_α + Σ_β (W_nn)_αβ P_β,   (W_nn)_αβ = n-rows of H_n M̂⁻¹ H_nᵀ on the frames
+///                                        (contact_jacobian.hpp eq. (4), without the FFR
+///                                        deformation of its eq. (6))
 ///  (3) 0 ≤ γ_α ⊥ P_α − P̲_α ≥ 0,  with the lower bound
 ///        P̲_α = 0                            unilateral (r_n,α = 0): [Acary 2013], linearised
 ///        P̲_α = −max(g⁺_α, 0) / (W_nn)_αα    closed (r_n,α > 0): a bounded post-stabilisation
 ///  (4) Δ[x; φ]_b = M̂_b⁻¹ Σ_α H_n,αbᵀ P_α = Σ_α Y_αb e_n P_α,
-///      x_b ← x_b + Δx_b,   R_b ← exp([Δφ_b]×) R_b         (velocities unchanged)
+///      x_b ← x_b + Δx_b,   R_b ← exp([Δφ_b]×) R_b         (velocities and deformations unchanged)
 ///
 /// Eq. (3) with P̲ = 0 removes the overlap an impact leaves (the velocity-level law never does);
 /// closed contacts, which carried a compressive impulse in the step, may also pull (P < 0), so
@@ -40,14 +43,23 @@
 /// Gauss–Seidel spreads a correction a few grains per sweep; mixing takes the sweeps per step of
 /// scenes/pile.json from 107 to 25 (docs/performance.md).
 ///
-/// Contacts with an FFR, TL or linear side are not projected (P = 0): their W includes the
-/// deformation (contact_jacobian.hpp eq. (6)), which a pose correction cannot follow.
+/// An FFR body [Lozovskiy & Dubois 2016] is moved by its frame (x_b, R_b) alone, its deformation
+/// ψ left as the step made it: the overlap the velocity-level law leaves is a drift of positions,
+/// which the frame carries. The gap of an FFR contact moves with the frame as with a
+/// rigid body (contact_jacobian.hpp eq. (1), its lever arm on the material point), so eqs. (2)–(4)
+/// hold with the frame's M̂_b; u⁺_n,α in eq. (1) includes the deformation (eq. (5) there). The
+/// caller (stepper.cpp) projects the FFR contacts on the shapes' faces only (shape_contacts.hpp),
+/// whose gaps follow the frames, and makes their rows unilateral: the corners of vibrating
+/// elastic blocks open and close within a step, and pulling the loaded ones shut at every step
+/// ratchets the joints (docs/performance.md, "FFR blocks on their faces, projected").
+/// Node-to-surface contacts of FE bodies are not projected (P = 0): their gaps follow the mesh's
+/// local deformation.
 ///
 /// References: [Acary 2013] Projected event-capturing time-stepping schemes for nonsmooth
 ///             mechanical systems with unilateral contact and Coulomb's friction, CMAME 256.
+///             [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
 
 #include "nscd/step/contact_jacobian.hpp"
-#include "solvers/delassus.hpp"
 
 #include <Eigen/Core>
 
@@ -58,7 +70,7 @@ namespace nscd {
 
 /// How a contact's row enters eq. (3).
 enum class ProjectedRow : std::uint8_t {
-  Skipped,     // P = 0 (a deformable side)
+  Skipped,     // P = 0 (a TL or linear side)
   Unilateral,  // 0 ≤ γ ⊥ P ≥ 0
   Closed,      // 0 ≤ γ ⊥ P − P̲ ≥ 0, P̲ = −max(g⁺, 0) / W_αα: may pull the contact closed
 };
@@ -76,11 +88,11 @@ struct ProjectionResult {
 };
 
 /// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows, eqs. (5)–(6), for
-/// the contacts `jacobians` on nb bodies, W_nn's diagonal read from W's diagonal blocks; dq (nb)
-/// receives eq. (4)'s Δ[x; φ] of every body (zero for bodies without unknowns).
-/// @pre gap_end.size() == rows.size() == jacobians.size() == W.nc().
-ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, const solvers::DelassusMatrix& W, int nb,
-                              const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
+/// the contacts `jacobians` on nb bodies, (W_nn)_αα = Σ_s G_n,αs Y_αs e_n; dq (nb) receives
+/// eq. (4)'s Δ[x; φ] of every body (zero for bodies without unknowns).
+/// @pre gap_end.size() == rows.size() == jacobians.size().
+ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& gap_end,
+                              const std::vector<ProjectedRow>& rows,
                               const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq);
 
 }  // namespace nscd

@@ -123,10 +123,12 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   });
 }
 
-// the rows of eq. (3) of position_projection.hpp: contacts with a deformable side are skipped,
-// those with a compressive impulse are closed
+// the rows of eq. (3) of position_projection.hpp: contacts not is_projected() are skipped, those
+// with an FFR side unilateral, the others with a compressive impulse closed
 ProjectedRow projected_row(const Model& m, const StepWorkspace& ws, int i) {
-  if (has_mesh_side(m, ws.contacts.active[i].point)) return ProjectedRow::Skipped;
+  const contact::ContactPoint& c = ws.contacts.active[i].point;
+  if (!is_projected(m, c)) return ProjectedRow::Skipped;
+  if (has_mesh_side(m, c)) return ProjectedRow::Unilateral;
   return ws.contacts.solution.r[3 * static_cast<Eigen::Index>(i)] > 0 ? ProjectedRow::Closed : ProjectedRow::Unilateral;
 }
 
@@ -140,18 +142,19 @@ void project_positions(const Model& m, StepWorkspace& ws) {
     const contact::ContactPoint& c = contact.point;
     ws.projected_rows[i] = projected_row(m, ws, i);
     if (ws.projected_rows[i] == ProjectedRow::Skipped) continue;
-    // eq. (1)
-    const double u_next = contact_velocity(ws.contacts.active.jacobian(i), body_velocity(ws.next_v[c.a], ws.next_w[c.a]),
-                                           body_velocity(ws.next_v[c.b], ws.next_w[c.b]))[0];
+    // eq. (1); an FFR side's deformation is in the solver's u alone (contact_jacobian.hpp eq. (5))
+    const double u_next =
+        has_mesh_side(m, c) ? ws.contacts.solution.u[3 * static_cast<Eigen::Index>(i)] - normal_velocity_shift(m, contact)
+                            : contact_velocity(ws.contacts.active.jacobian(i), body_velocity(ws.next_v[c.a], ws.next_w[c.a]),
+                                               body_velocity(ws.next_v[c.b], ws.next_w[c.b]))[0];
     ws.gap_end[i] = end_of_step_gap(m, contact, u_next);
   }
   // eqs. (2)–(4), Δ[x; φ] per body into dq
   std::vector<Vec6>& dq = ws.projection_moves;
-  ws.projection = project_gaps(ws.contacts.active.jacobians(), ws.contacts.problem.W, m.nb(), ws.gap_end,
-                               ws.projected_rows,
+  ws.projection = project_gaps(ws.contacts.active.jacobians(), m.nb(), ws.gap_end, ws.projected_rows,
                                {m.step.activation_gap, kProjectionMaxSweeps, m.step.solver.nlgs.anderson_depth}, ws.P, dq);
   for (int b = 0; b < m.nb(); ++b) {
-    if (m.bodies[b].kind != BodyKind::Rigid) continue;
+    if (m.bodies[b].kind != BodyKind::Rigid && m.bodies[b].kind != BodyKind::Ffr) continue;
     ws.next_x[b] += dq[b].head<3>();
     ws.next_q[b] = (exp_map(dq[b].tail<3>()) * ws.next_q[b]).normalized();
   }

@@ -201,7 +201,7 @@ TEST(PositionProjection, SolvesTheNormalComplementarityByGaussSeidel) {
   std::vector<Vec6> dq;
   // both unilateral: P = (1.5, 0), γ = (0, 2.5); bodies 0 and 1 moved by P_0 along x
   const ProjectionResult result =
-      project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Unilateral}, {1e-14, 100}, P, dq);
+      project_gaps(jacobians, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Unilateral}, {1e-14, 100}, P, dq);
   EXPECT_NEAR(P[0], 1.5, 1e-14);
   EXPECT_EQ(P[1], 0.0);
   EXPECT_LE(result.sweeps, 3);
@@ -210,12 +210,12 @@ TEST(PositionProjection, SolvesTheNormalComplementarityByGaussSeidel) {
   EXPECT_NEAR(dq[1][0], 1.5, 1e-14);
   EXPECT_EQ(dq[2], Vec6::Zero());
   // the second closed and alone: pulled shut, P = −g⁺ / W = −0.5, γ = 0
-  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Skipped, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
+  project_gaps(jacobians, 3, gap, {ProjectedRow::Skipped, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
   EXPECT_EQ(P[0], 0.0);
   EXPECT_NEAR(P[1], -0.5, 1e-14);
   // closed beside the first, which pushes it open: the pull stops at its bound −0.5 and the
   // first takes P = (3 + 0.5) / 2 = 1.75 (the exact γ = 0 would need P = (7/3, −5/3))
-  project_gaps(jacobians, W, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
+  project_gaps(jacobians, 3, gap, {ProjectedRow::Unilateral, ProjectedRow::Closed}, {1e-14, 100}, P, dq);
   EXPECT_NEAR(P[0], 1.75, 1e-13);
   EXPECT_NEAR(P[1], -0.5, 1e-13);
 }
@@ -265,7 +265,7 @@ TEST(PositionProjection, SweepsOnTheBodiesAreThoseOnTheAssembledW) {
   const solvers::DelassusMatrix W = assemble_delassus(jacobians, nb + 1);
   Eigen::VectorXd P;
   std::vector<Vec6> dq;
-  const ProjectionResult result = project_gaps(jacobians, W, nb + 1, gap, rows, {0.0, 40}, P, dq);
+  const ProjectionResult result = project_gaps(jacobians, nb + 1, gap, rows, {0.0, 40}, P, dq);
   EXPECT_EQ(result.sweeps, 40);
   const Eigen::VectorXd expected = project_on_assembled_w(W, gap, rows, 40);
   // the products of eq. (2) summed in another order: differences of round-off
@@ -302,8 +302,8 @@ TEST(PositionProjection, MixedSweepsLiftAColumnOfOverlapsInFewerSweeps) {
   const std::vector<ProjectedRow> rows(nb, ProjectedRow::Unilateral);
   Eigen::VectorXd plain, mixed;
   std::vector<Vec6> dq_plain, dq;
-  const ProjectionResult by_plain = project_gaps(jacobians, W, nb + 1, gap, rows, {1e-12, 20000, 0}, plain, dq_plain);
-  const ProjectionResult by_mixed = project_gaps(jacobians, W, nb + 1, gap, rows, {1e-12, 20000, 3}, mixed, dq);
+  const ProjectionResult by_plain = project_gaps(jacobians, nb + 1, gap, rows, {1e-12, 20000, 0}, plain, dq_plain);
+  const ProjectionResult by_mixed = project_gaps(jacobians, nb + 1, gap, rows, {1e-12, 20000, 3}, mixed, dq);
   // every contact ends touching, γ = 0: W_nn P = −g⁺ with W_nn the chain's tridiagonal matrix
   Eigen::MatrixXd W_nn(nb, nb);
   const Eigen::MatrixXd W_dense = W.to_dense();
