@@ -426,6 +426,7 @@ TEST(ShapeContacts, ModalArchOnItsFacesStandsAtTightTolerance) {
     ASSERT_EQ(sim.advance().status, StepStatus::Ok) << n;
   }
   EXPECT_LT(z0 - sim.state.x[b].z(), 2e-4);
+  EXPECT_LT(std::abs(sim.state.x[b].z() - z_half), 5e-6);
 }
 
 }  // namespace
