@@ -238,8 +238,24 @@ bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
 }
 
+namespace {
+
+// whether a corner on body b moves with its frame up to a smooth deformation: b has no mesh, or
+// is an FFR body of modes alone (a full mesh or the static correction's joint responses give a
+// corner the local compliance of one node)
+bool frame_carries_corners(const Model& m, int b) {
+  const BodyModel& body = m.bodies[b];
+  if (!has_mesh(body.kind)) return true;
+  if (body.kind != BodyKind::Ffr) return false;
+  const ffr::FfrBody& fe = m.ffr_bodies[body.ffr_index];
+  return fe.modes && fe.modes->corrections == 0;
+}
+
+}  // namespace
+
 bool is_projected(const Model& m, const contact::ContactPoint& c) {
-  return !has_mesh_side(m, c) || shape_pair(m, c.a, c.b);
+  return !has_mesh_side(m, c) ||
+         (shape_pair(m, c.a, c.b) && frame_carries_corners(m, c.a) && frame_carries_corners(m, c.b));
 }
 
 solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {

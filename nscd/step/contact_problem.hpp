@@ -63,9 +63,14 @@ double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
 
 /// Whether contact c gets a gap row (2) and the position projection (position_projection.hpp):
-/// its sides are rigid, fixed or driven bodies, or it is on the shapes' faces (shape_contacts.hpp),
-/// a corner of a joint between blocks, which their frames carry. Node-to-surface contacts of FE
-/// bodies are not: their gaps follow the mesh's deformation, which no pose correction moves.
+/// its sides are rigid, fixed or driven bodies, or it is on the shapes' faces (shape_contacts.hpp)
+/// and its FE sides are FFR bodies of modes alone, whose frames carry the corners of their joints
+/// up to a smooth deformation. Node-to-surface contacts are not: their gaps follow the mesh's
+/// local deformation, which no pose correction moves. Nor are corners on a full mesh or with the
+/// static correction of the joints (modal_basis.hpp), a point load on one node with that node's
+/// local compliance: their overlaps come and go with its vibration, and moving the frames out of
+/// them at every step fed the undamped arch energy (docs/performance.md, "FFR blocks on their
+/// faces, projected").
 bool is_projected(const Model& m, const contact::ContactPoint& c);
 
 }  // namespace nscd

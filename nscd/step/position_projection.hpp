@@ -45,15 +45,15 @@
 ///
 /// An FFR body [Lozovskiy & Dubois 2016] is moved by its frame (x_b, R_b) alone, its deformation
 /// ψ left as the step made it: the overlap the velocity-level law leaves is a drift of positions,
-/// which the frame carries. The gap of an FFR contact moves with the frame as with a
-/// rigid body (contact_jacobian.hpp eq. (1), its lever arm on the material point), so eqs. (2)–(4)
-/// hold with the frame's M̂_b; u⁺_n,α in eq. (1) includes the deformation (eq. (5) there). The
-/// caller (stepper.cpp) projects the FFR contacts on the shapes' faces only (shape_contacts.hpp),
-/// whose gaps follow the frames, and makes their rows unilateral: the corners of vibrating
-/// elastic blocks open and close within a step, and pulling the loaded ones shut at every step
-/// ratchets the joints (docs/performance.md, "FFR blocks on their faces, projected").
-/// Node-to-surface contacts of FE bodies are not projected (P = 0): their gaps follow the mesh's
-/// local deformation.
+/// which the frame carries. The gap of an FFR contact moves with the frame as with a rigid body
+/// (contact_jacobian.hpp eq. (1), its lever arm on the material point), so eqs. (2)–(4) hold with
+/// the frame's M̂_b; u⁺_n,α in eq. (1) includes the deformation (eq. (5) there). The caller
+/// (stepper.cpp) projects only the FFR contacts on the shapes' faces of blocks of modes alone
+/// (contact_problem.hpp, is_projected), whose gaps follow the frames, and makes their rows
+/// unilateral: the corners of vibrating elastic blocks open and close within a step, and pulling
+/// the loaded ones shut at every step ratchets the joints (docs/performance.md, "FFR blocks on
+/// their faces, projected").
+/// The other contacts of FE bodies are not projected (P = 0).
 ///
 /// References: [Acary 2013] Projected event-capturing time-stepping schemes for nonsmooth
 ///             mechanical systems with unilateral contact and Coulomb's friction, CMAME 256.

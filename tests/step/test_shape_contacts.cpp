@@ -6,6 +6,7 @@
 #include "contact/surface_projection.hpp"
 #include "ffr/mesh.hpp"
 #include "nscd/io/shape_mesh.hpp"
+#include "nscd/step/contact_problem.hpp"
 #include "nscd/step/energy_balance.hpp"
 #include "nscd/step/shape_contacts.hpp"
 #include "scene_builder.hpp"
@@ -255,6 +256,39 @@ TEST(ShapeContacts, BlockRestsOnItsFourCornersWithItsWeight) {
   detect_all(sim.model, sim.state, 1e-3, detection);
   ASSERT_EQ(detection.mesh_detected.size(), 4u);
   for (const MeshContact& c : detection.mesh_detected) EXPECT_GT(c.point.gap, -1e-9);
+}
+
+// gap rows and the position projection (contact_problem.hpp, is_projected) take the corners of
+// joints on the faces of blocks of modes alone, not those of a full mesh or of blocks with the
+// static correction of their joints, nor node-to-surface contacts
+TEST(ShapeContacts, CornersOfModalBlocksAloneAreProjected) {
+  io::Scene scene = test::stone_scene(1e-3, 0.01, 0.5);
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(8, 4, 1), Vec3(0, 0, -0.5));
+  const auto add_block = [&](const std::string& name, double x, int modes, bool joints, bool on_faces) {
+    io::Body& block = test::add_box(scene, name, BodyKind::Ffr, Vec3(1, 1, 0.5), Vec3(x, 0, 0.25));
+    block.elements = {2, 2, 1};
+    block.modes = modes;
+    block.joint_correction = joints;
+    block.shape_contact = on_faces;
+  };
+  add_block("modal", -3, 6, false, true);
+  add_block("full_mesh", -1, 0, false, true);
+  add_block("corrected", 1, 6, true, true);
+  add_block("node_to_surface", 3, 6, false, false);
+  test::add_box(scene, "rigid", BodyKind::Rigid, Vec3(1, 1, 0.5), Vec3(-3, 0, 0.75));
+  const Model model = io::build_model(scene);
+  const auto projected = [&](int a, int b) {
+    contact::ContactPoint c;
+    c.a = a;
+    c.b = b;
+    return is_projected(model, c);
+  };
+  EXPECT_TRUE(projected(0, 1));   // ground – modal
+  EXPECT_TRUE(projected(1, 5));   // modal – rigid
+  EXPECT_FALSE(projected(0, 2));  // full mesh
+  EXPECT_FALSE(projected(0, 3));  // static correction of the joints
+  EXPECT_FALSE(projected(0, 4));  // node to surface
+  EXPECT_TRUE(projected(0, 5));   // rigid bodies alone
 }
 
 // a running-bond wall of 0.4 × 0.2 × 0.2 blocks, 3 courses of 4, on a fixed ground, each block
