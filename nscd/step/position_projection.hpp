@@ -70,7 +70,7 @@ namespace nscd {
 
 /// How a contact's row enters eq. (3).
 enum class ProjectedRow : std::uint8_t {
-  Skipped,     // P = 0 (a TL or linear side)
+  Skipped,     // P = 0 (an FE side not carried by its frame)
   Unilateral,  // 0 ≤ γ ⊥ P ≥ 0
   Closed,      // 0 ≤ γ ⊥ P − P̲ ≥ 0, P̲ = −max(g⁺, 0) / W_αα: may pull the contact closed
 };
