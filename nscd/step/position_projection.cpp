@@ -39,8 +39,9 @@ std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians
 
 }  // namespace
 
-ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& gap_end, const std::vector<ProjectedRow>& rows,
-                              const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq) {
+ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& gap_end,
+                              const std::vector<ProjectedRow>& rows, const ProjectionOptions& options, Eigen::VectorXd& P,
+                              std::vector<Vec6>& dq) {
   const int nc = static_cast<int>(jacobians.size());
   NSCD_DEMAND(gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);

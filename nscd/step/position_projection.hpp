@@ -3,8 +3,8 @@
 /// Position projection after the velocity step: the projected Moreau–Jean scheme of [Acary 2013]
 /// (the projection of the end-of-step positions onto the admissible set), on the linearised gaps of
 /// the step's active contacts, with the Delassus operator of the bodies' frames. After v⁺ and the
-/// poses q̃⁺ of stage 6, for every active contact α whose sides are rigid, FFR, fixed or driven
-/// bodies:
+/// poses q̃⁺ of stage 6, for every active contact α between rigid, fixed or driven bodies, and
+/// every corner of a joint of modal FFR blocks (below):
 ///
 ///  (1) g⁺_α = g_α + h (θ u⁺_n,α + (1 − θ) u⁻_n,α)     end-of-step gap, linearised as eq. (4) of
 ///                                                     rigid_dynamics.hpp moves the bodies
@@ -92,7 +92,7 @@ struct ProjectionResult {
 /// eq. (4)'s Δ[x; φ] of every body (zero for bodies without unknowns).
 /// @pre gap_end.size() == rows.size() == jacobians.size().
 ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& gap_end,
-                              const std::vector<ProjectedRow>& rows,
-                              const ProjectionOptions& options, Eigen::VectorXd& P, std::vector<Vec6>& dq);
+                              const std::vector<ProjectedRow>& rows, const ProjectionOptions& options, Eigen::VectorXd& P,
+                              std::vector<Vec6>& dq);
 
 }  // namespace nscd
