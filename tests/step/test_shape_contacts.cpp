@@ -1,7 +1,8 @@
 // Contact on the shapes' faces for FFR bodies meshed from a convex shape
 // (nscd/step/shape_contacts.hpp, "contact_surface": "shape"): the material points reproduce the
 // contact points, a meshed block rests on the ground on its 4 corners with the weight's impulse,
-// a stiff block follows the rigid one, and §4.2's blocks on their faces follow the TL reference.
+// a stiff block follows the rigid one, §4.2's blocks on their faces follow the TL reference, and
+// the corners of modal blocks are projected, so that the modal arch keeps no overlap and stands.
 
 #include "contact/surface_projection.hpp"
 #include "ffr/mesh.hpp"
