@@ -22,22 +22,27 @@ double impulse_scale(const FrictionProblem& p, int i) {
   return p.error_scaling == ErrorScaling::Velocity ? p.W.diag(i).trace() / 3.0 : 1.0;
 }
 
+double scaled_impulse_norm(const FrictionProblem& p, const Eigen::VectorXd& r) {
+  if (p.error_scaling == ErrorScaling::Siconos) return r.norm();
+  double sum = 0.0;
+  for (int i = 0; i < p.nc(); ++i) sum += (impulse_scale(p, i) * r.segment<3>(3 * i)).squaredNorm();
+  return std::sqrt(sum);
+}
+
 double error_measure(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
   NSCD_DEMAND(r.size() == n && u.size() == n && p.q.size() == n && p.mu.size() == p.nc());
-  const bool velocity = p.error_scaling == ErrorScaling::Velocity;
   // e_i = r̃_i − P_K(r̃_i − û_i), eqs. (1)–(2), summed in contact order
-  double sum = 0.0, scaled_r = 0.0;
+  double sum = 0.0;
   for (int i = 0; i < p.nc(); ++i) {
     const Eigen::Vector3d ri = impulse_scale(p, i) * r.segment<3>(3 * i);
     const Eigen::Vector3d ui = u.segment<3>(3 * i);
     const double mu = p.mu(i);
     const Eigen::Vector3d x(ri(0) - ui(0) - mu * std::sqrt(ui(1) * ui(1) + ui(2) * ui(2)), ri(1) - ui(1), ri(2) - ui(2));
     sum += (ri - project_on_cone(x, mu)).squaredNorm();
-    scaled_r += ri.squaredNorm();
   }
   // relative to max(‖q‖, ‖r̃‖, ‖u‖), eq. (3)
-  double denominator = std::max({p.q.norm(), velocity ? std::sqrt(scaled_r) : r.norm(), u.norm()});
+  double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
   if (denominator == 0.0) denominator = 1.0;
   return std::sqrt(sum) / denominator;
 }

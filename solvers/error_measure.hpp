@@ -33,6 +33,9 @@ Eigen::Vector3d project_on_cone(const Eigen::Vector3d& x, double mu);
 /// s_i of eq. (1): 1 for ErrorScaling::Siconos, tr(W_ii)/3 for ErrorScaling::Velocity.
 double impulse_scale(const FrictionProblem& p, int i);
 
+/// ‖r̃‖ of eq. (3), (Σ_i s_i² ‖r_i‖²)^½ (‖r‖ itself for ErrorScaling::Siconos).
+double scaled_impulse_norm(const FrictionProblem& p, const Eigen::VectorXd& r);
+
 /// Error of eq. (3) given r and u = W r + q (u is not recomputed).
 double error_measure(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 

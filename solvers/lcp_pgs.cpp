@@ -1,3 +1,4 @@
+#include "solvers/error_measure.hpp"
 #include "solvers/lcp_lemke.hpp"
 #include "solvers/lcp_solver.hpp"
 
@@ -55,17 +56,20 @@ int lcp_pgs(const FrictionProblem& p, const SweepPlan& plan, int k, double toler
     if (sweeps % kErrorPeriod != 0 && sweeps != max_iterations) continue;
     if (!r.allFinite()) break;
 
-    // e_lcp of eq. (5), summed in plan order
+    // e_lcp of eq. (5), summed in plan order, the impulses and their slack scaled by s_i
     double sum = 0.0;
     for (int i = 0; i < nc; ++i) {
       zi = z.segment(m * i, m);
       local_b(i, b);
       w.noalias() = M[i] * zi;
       w += b;
+      const double s = impulse_scale(p, i);
+      zi.head(k + 1) *= s;
+      w(k + 1) *= s;
       sum += zi.cwiseMin(w).squaredNorm();
     }
     const Eigen::VectorXd u = p.W.apply(r) + p.q;
-    double denominator = std::max({p.q.norm(), r.norm(), u.norm()});
+    double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
     if (denominator == 0.0) denominator = 1.0;
     if (std::sqrt(sum) / denominator <= tolerance) {
       converged = true;

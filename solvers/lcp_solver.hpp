@@ -24,8 +24,11 @@
 ///    does for the cone (nlgs.hpp), in the same order (sweep_plan.hpp: colour by colour, the
 ///    contacts of a colour in parallel, bitwise the same for any number of threads); it stops on
 ///    the LCP residual
-///      (5) e_lcp = sqrt(Σ_i ‖min(z_i, w_i)‖²) / max(‖q‖, ‖r‖, ‖u‖),
-///    evaluated every 8 sweeps and after the last;
+///      (5) e_lcp = sqrt(Σ_i ‖min(S_i z_i, T_i w_i)‖²) / max(‖q‖, ‖r̃‖, ‖u‖),
+///    evaluated every 8 sweeps and after the last, with the impulses weighed as the error measure
+///    weighs them (error_measure.hpp eq. (1), s_i, r̃): S_i scales r_n and β by s_i (λ is a
+///    velocity), T_i the last row μ r_n − Σ β by s_i (the others are velocities); for FCLIB's
+///    convention s_i = 1 and S_i = T_i = I;
 ///  - Auto: Lemke when (k + 2) nc ≤ lemke_max_variables, else Gauss–Seidel.
 ///
 /// References: [Stewart & Trinkle 1996] An implicit time-stepping scheme for rigid body dynamics

@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <random>
+#include <utility>
 
 namespace nscd::solvers {
 namespace {
@@ -132,6 +134,44 @@ TEST_P(PyramidTest, StickingContactIsExact) {
   ASSERT_EQ(res.status, SolverStatus::Converged);
   EXPECT_LE((res.r + p.q).norm(), 1e-14);
   EXPECT_LE(res.error, 1e-14);
+}
+
+TEST(PyramidGaussSeidel, StopsAtTheSameSweepInAnyUnitOfImpulsesWithTheVelocityMeasure) {
+  // 6 contacts with W = A Aᵀ + I/10, then the same problem in an impulse unit c times smaller
+  // (W/c: the same velocities for r c). With the velocity measure e_lcp weighs the impulses as
+  // velocities, so Gauss–Seidel makes the same sweeps and stops at the same one (r scaled by c to
+  // round-off); with Siconos's it adds N s to m/s, and its denominator, ‖r‖ c, stops it earlier
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  const int nc = 6;
+  Eigen::MatrixXd A(3 * nc, 3 * nc);
+  for (int i = 0; i < A.size(); ++i) A.data()[i] = d(rng);
+  const Eigen::MatrixXd W = A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(3 * nc, 3 * nc);
+  Eigen::VectorXd q(3 * nc);
+  for (int i = 0; i < 3 * nc; ++i) q(i) = d(rng);
+  for (int i = 0; i < nc; ++i) q(3 * i) = -std::abs(q(3 * i));
+  const double c = 1e4;
+  const auto solve_both = [&](ErrorScaling scaling) {
+    FrictionProblem a, b;
+    a.W = DelassusMatrix::from_dense(W);
+    b.W = DelassusMatrix::from_dense(W / c);
+    a.q = b.q = q;
+    a.mu = b.mu = Eigen::VectorXd::Constant(nc, 0.5);
+    a.error_scaling = b.error_scaling = scaling;
+    LcpOptions options;
+    options.method = LcpMethod::Pgs;
+    options.stopping.tolerance = 1e-8;
+    return std::pair{solve_lcp(a, options, Eigen::VectorXd()), solve_lcp(b, options, Eigen::VectorXd())};
+  };
+  const auto [velocity_a, velocity_b] = solve_both(ErrorScaling::Velocity);
+  ASSERT_EQ(velocity_a.status, SolverStatus::Converged);
+  ASSERT_EQ(velocity_b.status, SolverStatus::Converged);
+  EXPECT_EQ(velocity_a.iterations, velocity_b.iterations);
+  EXPECT_GT(velocity_a.iterations, 8);  // more than one evaluation of e_lcp
+  // the same sweeps on W and W/c: r differs by round-off of the local pivoting (1e-12 relative)
+  EXPECT_LE((velocity_b.r / c - velocity_a.r).norm(), 1e-10 * velocity_a.r.norm());
+  const auto [siconos_a, siconos_b] = solve_both(ErrorScaling::Siconos);
+  EXPECT_LT(siconos_b.iterations, siconos_a.iterations);
 }
 
 std::string param_name(const testing::TestParamInfo<LcpMethod>& info) { return std::string(to_string(info.param)); }
