@@ -1,4 +1,5 @@
 #include "solvers/error_measure.hpp"
+#include "random_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,16 +62,10 @@ TEST(ErrorMeasureTest, VelocityMeasureDoesNotDependOnTheUnitOfImpulses) {
   // (W/c, r c: the same velocities). Siconos's measure changes with c; the velocity measure
   // does not (round-off: relative 1e-14 for these O(1) sums)
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
   const int nc = 5;
-  Eigen::MatrixXd A(3 * nc, 3 * nc);
-  for (int i = 0; i < A.size(); ++i) A.data()[i] = d(rng);
-  const Eigen::MatrixXd W = A * A.transpose() + Eigen::MatrixXd::Identity(3 * nc, 3 * nc);
-  Eigen::VectorXd q(3 * nc), r(3 * nc);
-  for (int i = 0; i < 3 * nc; ++i) {
-    q(i) = d(rng);
-    r(i) = d(rng);
-  }
+  const Eigen::MatrixXd W = random_problem::delassus(rng, nc, 1.0);
+  const Eigen::VectorXd q = random_problem::uniform_vector(rng, 3 * nc);
+  Eigen::VectorXd r = random_problem::uniform_vector(rng, 3 * nc);
   for (int i = 0; i < nc; ++i) r(3 * i) = std::abs(r(3 * i));
   const double c = 1e3;
   const auto errors = [&](ErrorScaling scaling) {

@@ -4,6 +4,7 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/lcp_lemke.hpp"
 #include "solvers/lcp_solver.hpp"
+#include "random_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -142,13 +143,9 @@ TEST(PyramidGaussSeidel, StopsAtTheSameSweepInAnyUnitOfImpulsesWithTheVelocityMe
   // velocities, so Gauss–Seidel makes the same sweeps and stops at the same one (r scaled by c to
   // round-off); with Siconos's it adds N s to m/s, and its denominator, ‖r‖ c, stops it earlier
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
   const int nc = 6;
-  Eigen::MatrixXd A(3 * nc, 3 * nc);
-  for (int i = 0; i < A.size(); ++i) A.data()[i] = d(rng);
-  const Eigen::MatrixXd W = A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(3 * nc, 3 * nc);
-  Eigen::VectorXd q(3 * nc);
-  for (int i = 0; i < 3 * nc; ++i) q(i) = d(rng);
+  const Eigen::MatrixXd W = random_problem::delassus(rng, nc, 0.1);
+  Eigen::VectorXd q = random_problem::uniform_vector(rng, 3 * nc);
   for (int i = 0; i < nc; ++i) q(3 * i) = -std::abs(q(3 * i));
   const double c = 1e4;
   const auto solve_both = [&](ErrorScaling scaling) {
