@@ -69,12 +69,7 @@ TEST(ErrorMeasureTest, VelocityMeasureDoesNotDependOnTheUnitOfImpulses) {
   for (int i = 0; i < nc; ++i) r(3 * i) = std::abs(r(3 * i));
   const double c = 1e3;
   const auto errors = [&](ErrorScaling scaling) {
-    FrictionProblem a, b;
-    a.W = DelassusMatrix::from_dense(W);
-    b.W = DelassusMatrix::from_dense(W / c);
-    a.q = b.q = q;
-    a.mu = b.mu = Eigen::VectorXd::Constant(nc, 0.4);
-    a.error_scaling = b.error_scaling = scaling;
+    const auto [a, b] = random_problem::in_two_units(W, q, 0.4, c, scaling);
     const Eigen::VectorXd rb = c * r;
     return std::pair{error_measure(a, r, a.W.apply(r) + q), error_measure(b, rb, b.W.apply(rb) + q)};
   };

@@ -149,12 +149,7 @@ TEST(PyramidGaussSeidel, StopsAtTheSameSweepInAnyUnitOfImpulsesWithTheVelocityMe
   for (int i = 0; i < nc; ++i) q(3 * i) = -std::abs(q(3 * i));
   const double c = 1e4;
   const auto solve_both = [&](ErrorScaling scaling) {
-    FrictionProblem a, b;
-    a.W = DelassusMatrix::from_dense(W);
-    b.W = DelassusMatrix::from_dense(W / c);
-    a.q = b.q = q;
-    a.mu = b.mu = Eigen::VectorXd::Constant(nc, 0.5);
-    a.error_scaling = b.error_scaling = scaling;
+    const auto [a, b] = random_problem::in_two_units(W, q, 0.5, c, scaling);
     LcpOptions options;
     options.method = LcpMethod::Pgs;
     options.stopping.tolerance = 1e-8;
