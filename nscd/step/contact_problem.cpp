@@ -195,7 +195,7 @@ void defer_assembly(const Model& m, StepWorkspace& ws) {
 // q_α (free_velocity) is appended to q
 void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::ContactPoint& c,
               const std::array<MeshSide, 2>& sides, std::vector<Vec3>& q) {
-  const double h = m.step.h, theta = m.step.theta;
+  const double h = m.step.h, theta = gap_theta(m, c);
   ContactJacobian J;
   linearize(m, s, ws, c, sides, J);
   Vec3 u_old = contact_velocity(J, body_velocity(s.v[c.a], s.w[c.a]), body_velocity(s.v[c.b], s.w[c.b]));
@@ -220,22 +220,27 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
 
 double normal_velocity_shift(const Model& m, const ActiveContact& contact) {
   const contact::ContactPoint& c = contact.point;
+  const double theta = gap_theta(m, c);
   // stage 3's gap row: θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0, the predicted gap kept open
-  if (contact.gap_row) return ((1 - m.step.theta) * contact.u_old[0] + c.gap / m.step.h) / m.step.theta;
+  if (contact.gap_row) return ((1 - theta) * contact.u_old[0] + c.gap / m.step.h) / theta;
+  // on a mesh, a contact that closes while it moves apart (u_n⁻ > 0) is held on the step's gap
+  // rate: u_n⁺ + u_n⁻ ≥ 0 ⟂ r_n, whose work r_n (u_n⁺ + u_n⁻)/2 is 0, not r_n u_n⁻/2 > 0
+  if (contact.u_old[0] > 0 && has_mesh_side(m, c)) return contact.u_old[0];
   const ContactLaw& law = m.law(m.bodies[c.a].material, m.bodies[c.b].material);
-  // on the shapes' faces, a contact that closes while it moves apart (u_n⁻ > 0) is held on the
-  // step's gap rate: θ u_n⁺ + (1 − θ) u_n⁻ ≥ 0 ⟂ r_n; at θ = 1/2 its work r_n (u_n⁺ + u_n⁻)/2 is 0,
-  // not r_n u_n⁻/2 > 0
-  if (contact.u_old[0] > 0 && shape_pair(m, c.a, c.b)) return (1 - m.step.theta) / m.step.theta * contact.u_old[0];
   return law.restitution * std::min(contact.u_old[0], 0.0);
 }
 
 double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_end) {
-  return contact.point.gap + m.step.h * (m.step.theta * u_n_end + (1 - m.step.theta) * contact.u_old[0]);
+  const double theta = gap_theta(m, contact.point);
+  return contact.point.gap + m.step.h * (theta * u_n_end + (1 - theta) * contact.u_old[0]);
 }
 
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
   return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
+}
+
+double gap_theta(const Model& m, const contact::ContactPoint& c) {
+  return has_mesh_side(m, c) ? 0.5 : m.step.theta;
 }
 
 namespace {

@@ -3,14 +3,15 @@
 /// Stages 3–4 of a step (stepper.hpp): the active contacts among the detected ones, their
 /// Jacobians, and the problem (W, q, μ) on which stage 5 solves, into ws.contacts.
 ///
-/// Activation by the predicted gap at the end of the step,
+/// Activation by the predicted gap at the end of the step (θ = gap_theta: 1/2 on a mesh side),
 ///  (1) g_pred = g + h (θ u_n,free + (1 − θ) u_n⁻) ≤ δ  ⇒  active,
 /// else, with the position projection on and is_projected(), a gap row
 ///  (2) g + h (θ u_n⁺ + (1 − θ) u_n⁻) ≥ 0 ⊥ r_n ≥ 0,  i.e.  q_n = u_n,free + ((1 − θ) u_n⁻ + g/h) / θ;
 /// the others are dropped. The Jacobians are contact_jacobian.hpp eqs. (2)–(3) at the current
 /// rotations (lever arm O_{i+1} X_α for a side on an FFR body, [Lozovskiy & Dubois 2016] eq. 22),
 /// u adds the deformation velocity of eq. (5) on sides on a mesh, and
-///  (3) q = u_free + e min(u_n⁻, 0) e_n   (Newton restitution, not on gap rows),
+///  (3) q = u_free + e min(u_n⁻, 0) e_n   (Newton restitution, not on gap rows nor on a mesh side
+///      moving apart: normal_velocity_shift),
 ///  (4) W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp eq. (4), with eq. (6) between sides on one mesh).
 /// On a rigid scene W is assembled only when something reads it whole (assembled_problem()): the
 /// NLGS sweeps (solvers/nlgs_bodies.hpp) and the position projection work on the contacts' sides
@@ -47,20 +48,29 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws);
 solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws);
 
 /// What q adds to contact i's normal velocity beyond its free velocity: for a gap row,
-/// ((1 − θ) u_n⁻ + g/h)/θ, so that u_n ≥ 0 keeps θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0; otherwise
-/// Newton's restitution e min(u_n⁻, 0), and on the shapes' faces (shape_contacts.hpp)
-/// (1 − θ)/θ u_n⁻ when u_n⁻ > 0: a corner active while it moves apart is held on
-/// θ u_n⁺ + (1 − θ) u_n⁻ ≥ 0, so that its predicted gap g + h (θ u_n⁺ + (1 − θ) u_n⁻) does not
-/// decrease over the step and, at θ = 1/2, its impulse does no work (held on u_n⁺ ≥ 0 it does
-/// r_n u_n⁻/2 > 0; at θ = 1 the law is unchanged). The end-of-step normal velocity is u_n − this shift.
+/// ((1 − θ) u_n⁻ + g/h)/θ, so that u_n ≥ 0 keeps θ u_n⁺ + (1 − θ) u_n⁻ + g/h ≥ 0 (θ = gap_theta);
+/// on a mesh side, u_n⁻ when u_n⁻ > 0: a contact active while it moves apart is held on
+/// u_n⁺ + u_n⁻ ≥ 0, so that its gap g + h (u_n⁺ + u_n⁻)/2 does not decrease over the step and its
+/// impulse does no work, r_n (u_n⁺ + u_n⁻)/2 = 0 (held on u_n⁺ ≥ 0 it does r_n u_n⁻/2 > 0, which
+/// the vibration of modes above 1/h turns into a blow-up); otherwise Newton's restitution
+/// e min(u_n⁻, 0). The end-of-step normal velocity is u_n − this shift.
 double normal_velocity_shift(const Model& m, const ActiveContact& contact);
 
 /// Contact i's gap at the end of the step, linearised for the end-of-step normal velocity u_n⁺
-/// (position_projection.hpp eq. (1)): g + h (θ u_n⁺ + (1 − θ) u_n⁻).
+/// (position_projection.hpp eq. (1)): g + h (θ u_n⁺ + (1 − θ) u_n⁻), θ = gap_theta.
 double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_end);
 
 /// Whether contact c has a side on an FFR, TL or linear body.
 bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
+
+/// The θ by which contact c's gap moves over a step in (1), (2) and end_of_step_gap: 1/2 when a
+/// side is on a mesh, whose positions follow the trapezoidal rule whatever the scene's θ
+/// (x_{i+1} = x_i + h/2 (v_i + v_{i+1}) and ψ_{i+1} = ψ_i + h/2 (λ_i + λ_{i+1}) of
+/// [Lozovskiy & Dubois 2016] eq. (19), ffr/ffr_dynamics.hpp; tl_body.hpp), the scene's θ
+/// otherwise. A rigid body's side of a contact with a mesh moves by its θ: for θ ≠ 1/2 the
+/// linearised gap of such a contact is then off by h (θ − 1/2) times the change of the rigid
+/// side's normal velocity over the step.
+double gap_theta(const Model& m, const contact::ContactPoint& c);
 
 /// Whether contact c gets a gap row (2) and the position projection (position_projection.hpp):
 /// its sides are rigid, fixed or driven bodies, or it is on the shapes' faces (shape_contacts.hpp)
