@@ -15,6 +15,13 @@
 #include <tuple>
 
 namespace nscd::contact {
+
+PairRoute pair_route(Mobility a, Mobility b, bool polyhedra) {
+  if (a == kMeshed || b == kMeshed) return PairRoute::kSkipped;
+  if (a != kOnShape && b != kOnShape) return PairRoute::kContacts;
+  return polyhedra ? PairRoute::kOnShapes : PairRoute::kSkipped;
+}
+
 namespace {
 
 // candidate pairs per narrow-phase task
@@ -33,10 +40,16 @@ using Locals = tbb::enumerable_thread_specific<NarrowPhaseLocal>;
 std::vector<ContactPoint>* output_of(NarrowPhaseLocal& mine, const detail::PosedShapes& posed,
                                      std::span<const std::uint8_t> movable, int a, int b,
                                      bool with_on_shapes) {
-  if (movable[a] == kMeshed || movable[b] == kMeshed) return nullptr;
-  if (movable[a] != kOnShape && movable[b] != kOnShape) return &mine.contacts;
-  const bool polyhedra = !posed.is_sphere(a) && !posed.is_sphere(b);
-  return with_on_shapes && polyhedra ? &mine.on_shapes : nullptr;
+  switch (pair_route(static_cast<Mobility>(movable[a]), static_cast<Mobility>(movable[b]),
+                     !posed.is_sphere(a) && !posed.is_sphere(b))) {
+    case PairRoute::kContacts:
+      return &mine.contacts;
+    case PairRoute::kOnShapes:
+      return with_on_shapes ? &mine.on_shapes : nullptr;
+    case PairRoute::kSkipped:
+      break;
+  }
+  return nullptr;
 }
 
 // narrow phase of bodies a < b, dispatched on their shape kinds

@@ -54,6 +54,18 @@ enum Mobility : std::uint8_t {
                     // kMeshed body are skipped
 };
 
+/// Where detect_contacts puts the points of a pair of bodies.
+enum class PairRoute : std::uint8_t {
+  kSkipped,   // not detected here
+  kContacts,  // `out`
+  kOnShapes,  // `on_shapes`
+};
+
+/// The route of a pair of bodies of mobilities a and b, both polyhedra or not: skipped with a
+/// kMeshed body; `out` without a kOnShape body; `on_shapes` for two polyhedra with one; skipped
+/// for the other pairs with one.
+PairRoute pair_route(Mobility a, Mobility b, bool polyhedra);
+
 /// Buffers of the broad phase, which detect_contacts reuses from call to call: a caller that
 /// detects every step keeps one (what it holds between calls means nothing). Two concurrent
 /// calls need two scratches.
@@ -63,10 +75,10 @@ struct DetectionScratch {
   detail::BroadPhaseScratch broad_phase;
 };
 
-/// Detects every contact point with gap ≤ alert_distance: those of the pairs of two kStatic or
-/// kRigid bodies in `out`, those of the pairs of two polyhedra with a kOnShape body and no kMeshed
-/// one in `on_shapes` (when given; else they are skipped, as every other pair with a kOnShape or
-/// kMeshed body).
+/// Detects every contact point with gap ≤ alert_distance, in the buffer of the pair's route
+/// (pair_route): those of the pairs of two kStatic or kRigid bodies in `out`, those of the pairs of
+/// two polyhedra with a kOnShape body and no kMeshed one in `on_shapes` (when given; else they are
+/// skipped, as every other pair with a kOnShape or kMeshed body).
 /// @param shapes   shape of each body (index = body index)
 /// @param poses    pose of each body
 /// @param movable  Mobility of each body

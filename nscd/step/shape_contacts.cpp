@@ -12,6 +12,8 @@
 namespace nscd {
 namespace {
 
+bool is_polyhedron(const Model& m, int b) { return std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[b]); }
+
 // the nodes of a mesh made from a shape lie on its faces to round-off: this fraction of the
 // shape's bounding radius is far above it and far below any element's size
 constexpr double kOnFace = 1e-8;
@@ -125,13 +127,20 @@ MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& fac
   return side;
 }
 
+contact::Mobility mobility(const Model& m, int b) {
+  const BodyKind kind = m.bodies[b].kind;
+  if (kind == BodyKind::Rigid) return contact::kRigid;
+  if (m.bodies[b].shape_contact()) return contact::kOnShape;
+  return has_mesh(kind) ? contact::kMeshed : contact::kStatic;
+}
+
 bool on_shape(const Model& m, int b) {
-  if (m.bodies[b].shape_contact()) return true;
-  return !has_mesh(m.bodies[b].kind) && std::holds_alternative<contact::ConvexPolyhedron>(m.shapes[b]);
+  return contact::pair_route(contact::kOnShape, mobility(m, b), is_polyhedron(m, b)) == contact::PairRoute::kOnShapes;
 }
 
 bool shape_pair(const Model& m, int a, int b) {
-  return (m.bodies[a].shape_contact() || m.bodies[b].shape_contact()) && on_shape(m, a) && on_shape(m, b);
+  return contact::pair_route(mobility(m, a), mobility(m, b), is_polyhedron(m, a) && is_polyhedron(m, b)) ==
+         contact::PairRoute::kOnShapes;
 }
 
 void append_shape_contacts(const Model& m, const State& s, std::span<const contact::ContactPoint> on_shapes,

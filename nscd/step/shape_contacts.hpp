@@ -34,6 +34,7 @@
 /// another such body or a rigid, fixed or driven polyhedron. Pairs with a sphere, a TL or linear
 /// body or an FFR body in node-to-surface contact stay node to surface.
 
+#include "contact/detection.hpp"
 #include "contact/shape.hpp"
 #include "ffr/mesh.hpp"
 #include "nscd/step/mesh_contacts.hpp"
@@ -59,11 +60,16 @@ std::optional<ShapeFaces> shape_faces(const contact::ConvexPolyhedron& poly, con
 MeshSide face_point(const contact::ConvexPolyhedron& poly, const ShapeFaces& faces, const ffr::Mesh& mesh,
                     const Vec3& X, const Vec3& outward);
 
+/// How contact detection takes body b (contact::detect_contacts): kRigid, kOnShape for an FFR body
+/// in contact on its shape's faces, kMeshed for the other bodies on a mesh, kStatic for fixed and
+/// driven bodies.
+contact::Mobility mobility(const Model& m, int b);
+
 /// Whether the contacts of body b with an FFR body in contact on its shape's faces are found on
-/// the faces: b is such a body or a rigid, fixed or driven polyhedron.
+/// the faces (contact::pair_route): b is such a body or a rigid, fixed or driven polyhedron.
 bool on_shape(const Model& m, int b);
 
-/// Whether the contacts of bodies a and b are found on their shapes' faces (see above).
+/// Whether the contacts of bodies a and b are found on their shapes' faces (contact::pair_route).
 bool shape_pair(const Model& m, int a, int b);
 
 /// Appends the contact of each point of `on_shapes`, found between the undeformed shapes of pairs

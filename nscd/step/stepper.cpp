@@ -5,6 +5,7 @@
 #include "nscd/step/cohesion.hpp"
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/contact_solve.hpp"
+#include "nscd/step/shape_contacts.hpp"
 #include "nscd/step/warm_start.hpp"
 
 
@@ -231,11 +232,7 @@ void detection_input(const Model& m, const State& s, std::vector<contact::Pose>&
   movable.resize(m.nb());
   for (int b = 0; b < m.nb(); ++b) {
     poses[b] = {s.x[b], s.q[b]};
-    const BodyKind kind = m.bodies[b].kind;
-    movable[b] = kind == BodyKind::Rigid         ? contact::kRigid
-                 : m.bodies[b].shape_contact() ? contact::kOnShape
-                 : has_mesh(kind)              ? contact::kMeshed
-                                               : contact::kStatic;
+    movable[b] = mobility(m, b);
   }
 }
 
