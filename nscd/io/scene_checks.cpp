@@ -174,8 +174,9 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   }
   if (!coarse.empty())
     out.warnings.push_back(fmt::format("h ω_max > {:g} for {}: the time step resolves none of the elastic modes "
-                                       "(the θ-method stays stable, but only modes with h ω ≲ 1 are accurate); a "
-                                       "smaller step or a coarser mesh",
+                                       "(their trapezoidal rule stays stable, but only modes with h ω ≲ 1 are "
+                                       "accurate, and the others ring undamped whatever integrator.theta); a "
+                                       "smaller step, a coarser mesh, or the material's damping",
                                        kLargeStepOmega, name_list(coarse)));
 }
 

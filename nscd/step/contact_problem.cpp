@@ -235,13 +235,6 @@ double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_
   return contact.point.gap + m.step.h * (theta * u_n_end + (1 - theta) * contact.u_old[0]);
 }
 
-bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
-  return has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind);
-}
-
-double gap_theta(const Model& m, const contact::ContactPoint& c) {
-  return has_mesh_side(m, c) ? 0.5 : m.step.theta;
-}
 
 namespace {
 

@@ -61,7 +61,9 @@ double normal_velocity_shift(const Model& m, const ActiveContact& contact);
 double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_end);
 
 /// Whether contact c has a side on an FFR, TL or linear body.
-bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
+inline bool has_mesh_side(const Model& m, const contact::ContactPoint& c) {
+  return m.has_meshes() && (has_mesh(m.bodies[c.a].kind) || has_mesh(m.bodies[c.b].kind));
+}
 
 /// The θ by which contact c's gap moves over a step in (1), (2) and end_of_step_gap: 1/2 when a
 /// side is on a mesh, whose positions follow the trapezoidal rule whatever the scene's θ
@@ -70,7 +72,9 @@ bool has_mesh_side(const Model& m, const contact::ContactPoint& c);
 /// otherwise. A rigid body's side of a contact with a mesh moves by its θ: for θ ≠ 1/2 the
 /// linearised gap of such a contact is then off by h (θ − 1/2) times the change of the rigid
 /// side's normal velocity over the step.
-double gap_theta(const Model& m, const contact::ContactPoint& c);
+inline double gap_theta(const Model& m, const contact::ContactPoint& c) {
+  return has_mesh_side(m, c) ? 0.5 : m.step.theta;
+}
 
 /// Whether contact c gets a gap row (2) and the position projection (position_projection.hpp):
 /// its sides are rigid, fixed or driven bodies, or it is on the shapes' faces (shape_contacts.hpp)
