@@ -172,38 +172,9 @@ SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options,
 }  // namespace detail
 
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0) {
-  return PreparedNlgs(p, options).solve(r0);
-}
-
-PreparedNlgs::PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options)
-    : m_p(&p), m_options(options), m_n_offdiag(p.W.n_offdiag()) {
   detail::check_problem(p, "nlgs");
   detail::check_options(options);
-  m_plan = detail::make_sweep_plan(p.W);
-  if (m_plan.renumbers()) m_renumbering = detail::make_renumbering(p.W, m_plan.coloring.order);
-  m_local.resize(p.nc());
-  m_chunk_norms.resize(m_plan.n_chunks());
-  m_r.resize(3 * static_cast<Eigen::Index>(p.nc()));
-  m_u.resize(m_r.size());
-}
-
-// p's values in plan order, and the local data of its diagonal blocks
-const FrictionProblem& PreparedNlgs::take_values() {
-  const FrictionProblem* P = m_p;
-  if (m_plan.renumbers()) {
-    detail::fill_renumbered(*m_p, m_renumbering, m_renumbered);
-    P = &m_renumbered;
-  }
-  for (int i = 0; i < P->nc(); ++i)
-    m_local[i] = detail::make_local_problem(P->W.diag(i), P->mu(i), m_options.local_solver);
-  return *P;
-}
-
-SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) {
-  const FrictionProblem& p = *m_p;
-  const Stopping& stopping = m_options.stopping;
-  NSCD_DEMAND(3 * static_cast<Eigen::Index>(p.nc()) == m_r.size() && p.W.n_offdiag() == m_n_offdiag);  // the pattern
-  detail::check_problem(p, "nlgs");
+  const Stopping& stopping = options.stopping;
   // q, μ, r0 and the diagonal blocks here; the off-diagonal blocks by the first sweep, which
   // flags a non-finite q_loc (or, without sweeps, here too)
   SolverResult result;
@@ -212,34 +183,40 @@ SolverResult PreparedNlgs::solve(const Eigen::VectorXd& r0) {
   if (detail::start(p, r0, "nlgs", result, blocks)) return result;
 
   // r and u below are in the plan's numbering, that of P
-  const FrictionProblem& P = take_values();
-  const std::vector<int>& order = m_plan.coloring.order;
-  detail::to_order(result.r, order, 3, m_r);
-  detail::AndersonMixing mixing(m_options.anderson_depth, m_r.size(), 0);
+  const detail::SweepPlan plan = detail::make_sweep_plan(p.W);
+  FrictionProblem renumbered_problem;
+  const FrictionProblem& P = detail::in_plan_order(p, plan, renumbered_problem);
+  std::vector<detail::LocalProblem> local(P.nc());
+  for (int i = 0; i < P.nc(); ++i) local[i] = detail::make_local_problem(P.W.diag(i), P.mu(i), options.local_solver);
+  std::vector<detail::SweepNorms> chunk_norms(plan.n_chunks());
+  const std::vector<int>& order = plan.coloring.order;
+  Eigen::VectorXd r(3 * static_cast<Eigen::Index>(p.nc())), u(r.size());
+  detail::to_order(result.r, order, 3, r);
+  detail::AndersonMixing mixing(options.anderson_depth, r.size(), 0);
   Eigen::VectorXd no_image;
   const detail::SweepsEnd end = detail::run_sweeps(
-      stopping, m_options,
+      stopping, options,
       [&](detail::SweepDirection direction) {
-        if (direction == detail::SweepDirection::Forward) mixing.start_sweep(m_r, no_image);
-        return detail::colored_sweep(P, m_local, m_plan, m_options, m_r, m_chunk_norms, direction);
+        if (direction == detail::SweepDirection::Forward) mixing.start_sweep(r, no_image);
+        return detail::colored_sweep(P, local, plan, options, r, chunk_norms, direction);
       },
       [&] {
-        compute_u(P, m_r, m_u);
-        return error_measure(P, m_r, m_u);
+        compute_u(P, r, u);
+        return error_measure(P, r, u);
       },
-      [&] { return detail::is_finite(*m_p, Eigen::VectorXd()); }, result);
+      [&] { return detail::is_finite(p, Eigen::VectorXd()); }, result);
   if (end == detail::SweepsEnd::NonFiniteData) {
     detail::give_up(p, "nlgs", result);
     return result;
   }
   // the reported error is always eq. (3) of the returned r
   if (end == detail::SweepsEnd::ErrorStale) {
-    compute_u(P, m_r, m_u);
-    result.error = error_measure(P, m_r, m_u);
+    compute_u(P, r, u);
+    result.error = error_measure(P, r, u);
   }
-  detail::from_order(m_r, order, 3, result.r);
-  result.u.resize(m_u.size());
-  detail::from_order(m_u, order, 3, result.u);
+  detail::from_order(r, order, 3, result.r);
+  result.u.resize(u.size());
+  detail::from_order(u, order, 3, result.u);
   detail::conclude(p.nc(), stopping.tolerance, "nlgs", result);
   return result;
 }

@@ -43,8 +43,7 @@
 /// round-off: no min_iterations is needed (it still sets a least number of sweeps).
 ///
 /// References: [Jean 1999] CMAME 177; [Alart & Curnier 1991] CMAME 92;
-///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018];
-///             [Lozovskiy & Dubois 2016] (Algorithm 1, for PreparedNlgs) Comput. Mech.
+///             [De Saxcé & Feng 1998] Math. Comput. Model. 28; [Acary et al. 2018].
 
 #include "solvers/anderson_mixing.hpp"
 #include "solvers/friction_problem.hpp"
@@ -85,7 +84,7 @@ struct NlgsOptions {
 /// or when the progress test of stall_window stops the sweeps earlier (then logged at debug
 /// level). Bitwise the same result for any number of threads (those of the current TBB arena);
 /// allocates only before the sweeps and, for the mixing's vectors, in its first two
-/// (anderson_mixing.hpp). Same as PreparedNlgs(p, options).solve(r0).
+/// (anderson_mixing.hpp).
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2),
 ///         if anderson_depth ∉ [0, 16],
 ///         if max_iterations < 0, min_iterations < 1, stall_window < 0 or stall_factor ∉ (0, 1).
@@ -148,37 +147,5 @@ SweepsEnd run_sweeps(const Stopping& stopping, const NlgsOptions& options,
                      const std::function<bool()>& data_finite, SolverResult& result);
 
 }  // namespace detail
-
-/// NLGS prepared once for problems of one pattern, whose values may change between solves (as
-/// the outer iterations of Algorithm 1 of [Lozovskiy & Dubois 2016] re-assemble W and q at each
-/// linearisation, on the same contacts). The constructor makes the sweep plan (colouring, chunks)
-/// and the renumbering of p's pattern and allocates the workspace; each solve then reads the
-/// current values of p (renumbered into plan order, the local data of every W_ii) and returns the
-/// result solve_nlgs would, bit for bit.
-class PreparedNlgs {
- public:
-  /// Prepares NLGS with options on p's pattern. p must outlive this object; between calls its
-  /// values may change, its pattern (contacts, stored blocks of W) not.
-  /// @throws nscd::InputError as solve_nlgs.
-  PreparedNlgs(const FrictionProblem& p, const NlgsOptions& options);
-  PreparedNlgs(const PreparedNlgs&) = delete;
-  PreparedNlgs& operator=(const PreparedNlgs&) = delete;
-
-  /// solve_nlgs(p, options, r0) on p's current values.
-  SolverResult solve(const Eigen::VectorXd& r0);
-
- private:
-  const FrictionProblem& take_values();
-
-  const FrictionProblem* m_p;
-  NlgsOptions m_options;
-  int m_n_offdiag;                       // p's pattern, checked at each call
-  detail::SweepPlan m_plan;
-  detail::Renumbering m_renumbering;     // when m_plan.renumbers()
-  FrictionProblem m_renumbered;          // p's values in plan order, when m_plan.renumbers()
-  std::vector<detail::LocalProblem> m_local;
-  std::vector<detail::SweepNorms> m_chunk_norms;
-  Eigen::VectorXd m_r, m_u;              // in plan order
-};
 
 }  // namespace nscd::solvers

@@ -237,31 +237,6 @@ TEST(ParallelNlgs, SolveDoesSequentialSweepsInColourOrder) {
   }
 }
 
-// a and b bitwise equal: r, u, error, iterations and status
-void expect_same_result(const SolverResult& a, const SolverResult& b) {
-  EXPECT_TRUE(bitwise_equal(a.r, b.r));
-  EXPECT_TRUE(bitwise_equal(a.u, b.u));
-  EXPECT_EQ(std::memcmp(&a.error, &b.error, sizeof(double)), 0);
-  EXPECT_EQ(a.iterations, b.iterations);
-  EXPECT_EQ(a.status, b.status);
-}
-
-TEST(ParallelNlgs, PreparedSolverGivesTheBitsOfSolveNlgsAsTheValuesChange) {
-  // prepared once on a renumbered pattern, then solving problems of that pattern with other
-  // values (as Algorithm 1 relinearises W and q): solve_nlgs's result, bit for bit
-  FrictionProblem p = grid_problem(40, 40, 6);
-  ASSERT_TRUE(detail::make_sweep_plan(p.W).renumbers());
-  NlgsOptions options;
-  options.stopping = {1e-6, 200};
-  PreparedNlgs prepared(p, options);
-  for (const unsigned seed : {6u, 7u}) {
-    p = grid_problem(40, 40, seed);  // the object prepared on, with new values
-    const SolverResult res = with_threads(2, [&] { return prepared.solve(Eigen::VectorXd()); });
-    expect_same_result(res, solve_nlgs(p, options, Eigen::VectorXd()));
-    EXPECT_GT(res.iterations, 1);
-  }
-}
-
 // solve_nlgs with 1, 2 and 4 threads: r, u, sweeps and error bitwise equal
 void expect_same_solution_with_one_two_four_threads(const FrictionProblem& p, const NlgsOptions& options) {
   const SolverResult one = with_threads(1, [&] { return solve_nlgs(p, options, Eigen::VectorXd()); });
