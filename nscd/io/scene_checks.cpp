@@ -180,6 +180,18 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
                                        kLargeStepOmega, name_list(coarse)));
 }
 
+// θ moves rigid and driven bodies only (nscd/step/contact_problem.hpp, gap_theta): with θ ≠ 1/2
+// and no rigid body, the scene's deformable bodies see nothing of it
+void check_theta(const Model& m, SceneChecks& out) {
+  if (m.step.theta == 0.5 || !m.has_meshes()) return;
+  for (const BodyModel& body : m.bodies)
+    if (body.kind == BodyKind::Rigid) return;
+  out.warnings.push_back(fmt::format("integrator.theta = {:g} moves rigid and driven bodies only, and this scene "
+                                     "has no rigid body: its ffr, tl and linear bodies move by the trapezoidal "
+                                     "rule whatever θ, which does not damp them (the material's damping does)",
+                                     m.step.theta));
+}
+
 }  // namespace
 
 std::string name_list(const std::vector<std::string>& names, std::size_t shown) {
@@ -213,6 +225,7 @@ SceneChecks check_scene(const Model& m, const Scene& scene, bool per_body) {
   check_bodies(m, per_body, out);
   check_materials(scene, out);
   check_time_scales(m, per_body, out);
+  check_theta(m, out);
   return out;
 }
 

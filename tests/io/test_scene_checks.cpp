@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -49,6 +50,26 @@ TEST(SceneChecks, WarnsOfImplausibleUnits) {
   Scene stone = test::stone_scene(1e-4, 0.01, 0.0);
   test::add_box(stone, "block", BodyKind::Ffr, Vec3(1, 1, 2), Vec3::Zero()).elements = std::array{2, 2, 4};
   EXPECT_TRUE(check_scene(build_model(stone), stone, true).warnings.empty());
+}
+
+// θ moves rigid and driven bodies only: θ = 1 in a scene of FFR blocks on fixed ground warns (the
+// blocks move by the trapezoidal rule whatever θ), not with θ = 1/2 nor once a rigid body is there
+TEST(SceneChecks, WarnsOfAThetaThatMovesNoBody) {
+  Scene scene = test::stone_scene(1e-4, 0.01, 0.5);
+  scene.theta = 1.0;
+  test::add_box(scene, "ground", BodyKind::Fixed, Vec3(3, 3, 0.2), Vec3(0, 0, -0.1));
+  test::add_box(scene, "block", BodyKind::Ffr, Vec3(1, 1, 2), Vec3(0, 0, 1)).elements = std::array{2, 2, 4};
+  const auto theta_warnings = [](const Scene& s) {
+    const SceneChecks checks = check_scene(build_model(s), s, false);
+    return std::count_if(checks.warnings.begin(), checks.warnings.end(),
+                         [](const std::string& w) { return w.find("integrator.theta = 1 ") != std::string::npos; });
+  };
+  EXPECT_EQ(theta_warnings(scene), 1);
+  Scene midpoint = scene;
+  midpoint.theta = 0.5;
+  EXPECT_EQ(theta_warnings(midpoint), 0);
+  test::add_box(scene, "brick", BodyKind::Rigid, Vec3(1, 1, 1), Vec3(0, 0, 2.5));
+  EXPECT_EQ(theta_warnings(scene), 0);
 }
 
 // the scene switch "ffr": {"fictitious_forces": false} is the model's switch: a rotating cuboid
