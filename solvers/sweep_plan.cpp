@@ -12,6 +12,72 @@ namespace {
 // contacts per task of make_renumbering() and fill_renumbered()
 constexpr int kRenumberGrain = 256;
 
+// where the entries of renumbered(p, order) come from, for every p of W's pattern: contact k is
+// contact order[k] of p; the off-diagonal block rows of the result (row_start, cols), and for
+// each of its blocks the index of its source among W's off-diagonal blocks (row-major)
+struct Renumbering {
+  std::vector<int> order;
+  std::vector<int> row_start;     // (order.size() + 1)
+  std::vector<int> cols;          // increasing in each row
+  std::vector<int> block_source;  // aligned with cols
+};
+
+// the renumbering of W's pattern into order; order holds distinct contacts of W
+Renumbering make_renumbering(const DelassusMatrix& W, const std::vector<int>& order) {
+  const int nc = W.nc(), n = static_cast<int>(order.size());
+  NSCD_DEMAND(n <= nc);
+  Renumbering r;
+  r.order = order;
+  std::vector<int> position(nc, -1);  // −1: a contact left out
+  for (int k = 0; k < n; ++k) position[order[k]] = k;
+  r.row_start.assign(n + 1, 0);
+  for (int k = 0; k < n; ++k) {
+    int kept = 0;
+    W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d&) { kept += position[j] >= 0 ? 1 : 0; });
+    r.row_start[k + 1] = r.row_start[k] + kept;
+  }
+  r.cols.resize(r.row_start[n]);
+  r.block_source.resize(r.row_start[n]);
+  // rows independently (each writes its own slice), columns sorted by their new index
+  const Eigen::Matrix3d* first_block = W.row_blocks_begin(0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
+    std::vector<std::pair<int, int>> row;  // (new column, source block)
+    for (int k = range.begin(); k < range.end(); ++k) {
+      row.clear();
+      W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d& block) {
+        if (position[j] >= 0) row.push_back({position[j], static_cast<int>(&block - first_block)});
+      });
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t e = 0; e < row.size(); ++e) {
+        r.cols[r.row_start[k] + e] = row[e].first;
+        r.block_source[r.row_start[k] + e] = row[e].second;
+      }
+    }
+  });
+  return r;
+}
+
+// out = renumbered(p, r.order), for p of the pattern r was made for
+void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionProblem& out) {
+  const int n = static_cast<int>(r.order.size());
+  out.W = DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d>(n), r.row_start, r.cols,
+                                          std::vector<Eigen::Matrix3d>(r.cols.size()));
+  out.q.resize(3 * n);
+  out.mu.resize(n);
+  out.error_scaling = p.error_scaling;
+  const Eigen::Matrix3d* source = p.W.row_blocks_begin(0);
+  Eigen::Matrix3d* blocks = out.W.row_blocks_begin(0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
+    for (int k = range.begin(); k < range.end(); ++k) {
+      const int i = r.order[k];
+      out.W.diag(k) = p.W.diag(i);
+      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
+      out.mu(k) = p.mu(i);
+      for (int e = r.row_start[k]; e < r.row_start[k + 1]; ++e) blocks[e] = source[r.block_source[e]];
+    }
+  });
+}
+
 }  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
@@ -81,62 +147,6 @@ const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& 
   if (!plan.renumbers()) return p;
   storage = renumbered(p, plan.coloring.order);
   return storage;
-}
-
-Renumbering make_renumbering(const DelassusMatrix& W, const std::vector<int>& order) {
-  const int nc = W.nc(), n = static_cast<int>(order.size());
-  NSCD_DEMAND(n <= nc);
-  Renumbering r;
-  r.order = order;
-  std::vector<int> position(nc, -1);  // −1: a contact left out
-  for (int k = 0; k < n; ++k) position[order[k]] = k;
-  r.row_start.assign(n + 1, 0);
-  for (int k = 0; k < n; ++k) {
-    int kept = 0;
-    W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d&) { kept += position[j] >= 0 ? 1 : 0; });
-    r.row_start[k + 1] = r.row_start[k] + kept;
-  }
-  r.cols.resize(r.row_start[n]);
-  r.block_source.resize(r.row_start[n]);
-  // rows independently (each writes its own slice), columns sorted by their new index
-  const Eigen::Matrix3d* first_block = W.row_blocks_begin(0);
-  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
-    std::vector<std::pair<int, int>> row;  // (new column, source block)
-    for (int k = range.begin(); k < range.end(); ++k) {
-      row.clear();
-      W.for_each_offdiag(order[k], [&](int j, const Eigen::Matrix3d& block) {
-        if (position[j] >= 0) row.push_back({position[j], static_cast<int>(&block - first_block)});
-      });
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t e = 0; e < row.size(); ++e) {
-        r.cols[r.row_start[k] + e] = row[e].first;
-        r.block_source[r.row_start[k] + e] = row[e].second;
-      }
-    }
-  });
-  return r;
-}
-
-void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionProblem& out) {
-  const int n = static_cast<int>(r.order.size());
-  if (out.W.nc() != n || out.W.n_offdiag() != static_cast<int>(r.cols.size())) {
-    out.W = DelassusMatrix::from_block_rows(std::vector<Eigen::Matrix3d>(n), r.row_start, r.cols,
-                                            std::vector<Eigen::Matrix3d>(r.cols.size()));
-  }
-  out.q.resize(3 * n);
-  out.mu.resize(n);
-  out.error_scaling = p.error_scaling;
-  const Eigen::Matrix3d* source = p.W.row_blocks_begin(0);
-  Eigen::Matrix3d* blocks = out.W.row_blocks_begin(0);
-  tbb::parallel_for(tbb::blocked_range<int>(0, n, kRenumberGrain), [&](const tbb::blocked_range<int>& range) {
-    for (int k = range.begin(); k < range.end(); ++k) {
-      const int i = r.order[k];
-      out.W.diag(k) = p.W.diag(i);
-      out.q.segment<3>(3 * k) = p.q.segment<3>(3 * i);
-      out.mu(k) = p.mu(i);
-      for (int e = r.row_start[k]; e < r.row_start[k + 1]; ++e) blocks[e] = source[r.block_source[e]];
-    }
-  });
 }
 
 void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y) {

@@ -68,23 +68,6 @@ SweepPlan index_order_plan(int nc);
 /// (returning storage), else p itself, not copied.
 const FrictionProblem& in_plan_order(const FrictionProblem& p, const SweepPlan& plan, FrictionProblem& storage);
 
-/// Where the entries of renumbered(p, order) come from, for every p of W's pattern: contact k is
-/// contact order[k] of p; the off-diagonal block rows of the result (row_start, cols), and for
-/// each of its blocks the index of its source among W's off-diagonal blocks (row-major).
-struct Renumbering {
-  std::vector<int> order;
-  std::vector<int> row_start;     // (order.size() + 1)
-  std::vector<int> cols;          // increasing in each row
-  std::vector<int> block_source;  // aligned with cols
-};
-
-/// The renumbering of W's pattern into order. @pre order holds distinct contacts of W.
-Renumbering make_renumbering(const DelassusMatrix& W, const std::vector<int>& order);
-
-/// out = renumbered(p, r.order) for p of the pattern r was made for, reusing out's storage when
-/// out holds an earlier fill with r (else allocating it).
-void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionProblem& out);
-
 /// y = x in the order: segment k of y is segment order[k] of x (size entries per contact).
 /// @pre x and y have size · order.size() entries.
 void to_order(const Eigen::VectorXd& x, const std::vector<int>& order, int size, Eigen::VectorXd& y);

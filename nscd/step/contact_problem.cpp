@@ -235,7 +235,6 @@ double end_of_step_gap(const Model& m, const ActiveContact& contact, double u_n_
   return contact.point.gap + m.step.h * (theta * u_n_end + (1 - theta) * contact.u_old[0]);
 }
 
-
 namespace {
 
 // whether a corner on body b moves with its frame up to a smooth deformation: b has no mesh, or
