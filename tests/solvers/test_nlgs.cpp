@@ -3,6 +3,7 @@
 #include "nscd/core/error.hpp"
 #include "solvers/error_measure.hpp"
 #include "tests/solvers/fclib_problem.hpp"
+#include "random_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,30 +41,6 @@ Eigen::Matrix3d general_spd() {
 // u = W r + q recomputed outside the solver, and the error of the returned pair
 double recomputed_error(const FrictionProblem& p, const SolverResult& res) {
   return error_measure(p, res.r, p.W.apply(res.r) + p.q);
-}
-
-// W = G Gᵀ + 0.01 I with G a random contact Jacobian (each contact touches 2 of nb bodies, 6 dofs
-// each): symmetric positive definite and sparse like a real Delassus matrix; q_n mostly < 0
-FrictionProblem random_problem(int nc, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  const int nb = nc / 2 + 10;
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * nc, 6 * nb);
-  Eigen::VectorXd q(3 * nc);
-  Eigen::VectorXd mu(nc);
-  for (int i = 0; i < nc; ++i) {
-    const int a = static_cast<int>(rng() % nb);
-    const int b = (a + 1 + static_cast<int>(rng() % (nb - 1))) % nb;
-    for (int body : {a, b}) {
-      for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 6; ++c) G(3 * i + r, 6 * body + c) = uniform(rng);
-      }
-    }
-    q.segment<3>(3 * i) = Eigen::Vector3d(0.6 * uniform(rng) - 0.4, uniform(rng), uniform(rng));
-    mu(i) = 0.6 + 0.4 * uniform(rng);
-  }
-  const Eigen::MatrixXd W = G * G.transpose() + 0.01 * Eigen::MatrixXd::Identity(3 * nc, 3 * nc);
-  return make_problem(W, q, mu);
 }
 
 TEST(NlgsTest, StatusNames) {
@@ -167,7 +144,7 @@ TEST(NlgsTest, TwoCoupledContacts) {
 }
 
 TEST(NlgsTest, RandomFiftyContactsConverge) {
-  const FrictionProblem p = random_problem(50, 1);
+  const FrictionProblem p = random_problem::jacobian_problem(50, 1);
   NlgsOptions options;
   options.stopping.tolerance = 1e-10;
   options.stopping.max_iterations = 20000;
@@ -185,7 +162,7 @@ TEST(NlgsTest, RandomFiftyContactsConverge) {
 }
 
 TEST(NlgsTest, RelaxationConvergesToo) {
-  const FrictionProblem p = random_problem(50, 2);
+  const FrictionProblem p = random_problem::jacobian_problem(50, 2);
   NlgsOptions options;
   options.stopping.tolerance = 1e-10;
   options.stopping.max_iterations = 20000;
@@ -196,7 +173,7 @@ TEST(NlgsTest, RelaxationConvergesToo) {
 }
 
 TEST(NlgsTest, DeterministicAndWarmStartFromSolutionTakesOneSweepOrMinIterations) {
-  const FrictionProblem p = random_problem(50, 3);
+  const FrictionProblem p = random_problem::jacobian_problem(50, 3);
   NlgsOptions options;
   options.stopping.tolerance = 1e-12;
   options.stopping.max_iterations = 20000;
@@ -225,7 +202,7 @@ TEST(NlgsTest, DeterministicAndWarmStartFromSolutionTakesOneSweepOrMinIterations
 }
 
 TEST(NlgsTest, MaxIterationsOnHardProblem) {
-  const FrictionProblem p = random_problem(50, 1);
+  const FrictionProblem p = random_problem::jacobian_problem(50, 1);
   NlgsOptions options;
   options.stopping.tolerance = 1e-10;
   options.stopping.max_iterations = 1;
@@ -237,14 +214,14 @@ TEST(NlgsTest, MaxIterationsOnHardProblem) {
 }
 
 TEST(NlgsTest, NonFiniteOnNanQ) {
-  FrictionProblem p = random_problem(5, 4);
+  FrictionProblem p = random_problem::jacobian_problem(5, 4);
   p.q(4) = std::numeric_limits<double>::quiet_NaN();
   const SolverResult res = solve_nlgs(p, {}, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::NonFinite);
 }
 
 TEST(NlgsTest, NonFiniteOnInfiniteOffDiagonalBlockKeepsTheInitialGuess) {
-  const FrictionProblem finite = random_problem(5, 4);
+  const FrictionProblem finite = random_problem::jacobian_problem(5, 4);
   Eigen::MatrixXd W = finite.W.to_dense();
   W(0, 3) = std::numeric_limits<double>::infinity();
   const FrictionProblem p = make_problem(W, finite.q, finite.mu);

@@ -12,6 +12,7 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/solve.hpp"
 #include "tests/solvers/fclib_problem.hpp"
+#include "random_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -190,31 +191,9 @@ TEST(SolverDispatchTest, NamesAreReadIntoTheSolverTypeWithTheAcceptedNamesOnErro
   EXPECT_FALSE(nlgs_sweeps(parse_solver_variant("nsn", "")).has_value());
 }
 
-// W = G Gᵀ + 0.01 I, G a random contact Jacobian (2 of nb bodies per contact), q_n mostly < 0
-FrictionProblem random_problem(int nc, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  const int nb = nc / 2 + 10;
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * nc, 6 * nb);
-  FrictionProblem p;
-  p.q.resize(3 * nc);
-  p.mu.resize(nc);
-  for (int i = 0; i < nc; ++i) {
-    const int a = static_cast<int>(rng() % nb);
-    const int b = (a + 1 + static_cast<int>(rng() % (nb - 1))) % nb;
-    for (int body : {a, b})
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 6; ++c) G(3 * i + r, 6 * body + c) = uniform(rng);
-    p.q.segment<3>(3 * i) = Eigen::Vector3d(0.6 * uniform(rng) - 0.4, uniform(rng), uniform(rng));
-    p.mu(i) = 0.6 + 0.4 * uniform(rng);
-  }
-  p.W = DelassusMatrix::from_dense(G * G.transpose() + 0.01 * Eigen::MatrixXd::Identity(3 * nc, 3 * nc));
-  return p;
-}
-
 TEST(SolverDispatchTest, ExactSolversAgreeOnARandomProblem) {
   // every Coulomb solver reaches 1e-10 on a well-posed random problem (W positive definite)
-  const FrictionProblem p = random_problem(30, 7);
+  const FrictionProblem p = random_problem::jacobian_problem(30, 7);
   for (const char* name : {"nlgs-ac", "nlgs-jm", "nlgs-dsfp", "nsn", "prox", "ccp", "ccp-pgs-corrected"}) {
     SolverOptions o = *solver_options_from_name(name);
     o.stopping() = {1e-10, 50000};
@@ -226,7 +205,7 @@ TEST(SolverDispatchTest, ExactSolversAgreeOnARandomProblem) {
 }
 
 TEST(SolverDispatchTest, NonFiniteDataIsReported) {
-  FrictionProblem p = random_problem(5, 4);
+  FrictionProblem p = random_problem::jacobian_problem(5, 4);
   p.q(4) = std::numeric_limits<double>::quiet_NaN();
   for (const SolverVariant& v : solver_variants()) {
     const SolverResult res = solve(p, *solver_options_from_name(v.name), Eigen::VectorXd());
