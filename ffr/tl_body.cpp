@@ -1,5 +1,6 @@
 #include "ffr/tl_body.hpp"
 
+#include "ffr/quadratic_form.hpp"
 #include "ffr/st_venant_kirchhoff.hpp"
 #include "nscd/core/error.hpp"
 
@@ -65,7 +66,7 @@ Eigen::VectorXd damping_forces(const TlBody& body, const Eigen::VectorXd& psi, c
 double strain_energy(const TlBody& body, const Eigen::VectorXd& psi) {
   const FfrMaterial& mat = body.fe.material;
   if (body.nonlinear) return svk_strain_energy(body.fe.mesh, body.quadrature, mat.young, mat.poisson, psi);
-  return 0.5 * psi.dot(body.fe.stiffness * psi);
+  return 0.5 * symmetric_quadratic_form(body.fe.stiffness, psi);
 }
 
 Eigen::VectorXd step_base(const TlBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda,

@@ -3,7 +3,6 @@
 #include "ffr/linear_elasticity.hpp"
 #include "ffr/st_venant_kirchhoff.hpp"
 #include "nscd/core/error.hpp"
-#include "nscd/step/energy.hpp"
 #include "nscd/step/joint_forces.hpp"
 
 namespace nscd::io {
@@ -205,7 +204,7 @@ JointFrame joint_frame(const Model& m, const State& s, const StepContacts& conta
 
 HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds,
                        const EnergyBalance& energy) {
-  return {s.step, s.t, energy.kinetic, potential_energy(m, s), report.n_contacts,
+  return {s.step, s.t, energy.kinetic, energy.gravitational + energy.elastic, report.n_contacts,
           report.max_penetration, report.solver_iterations, report.solver_error,
           report.inner_iterations, solver_stage_name(m, report),
           report.solver_factorizations, energy.gravitational, energy.elastic, energy.friction,

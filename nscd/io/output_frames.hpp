@@ -38,7 +38,7 @@ ContactFrame contact_frame(const Model& m, const StepContacts& contacts);
 JointFrame joint_frame(const Model& m, const State& s, const StepContacts& contacts);
 
 /// The row of history.csv of the step `report` just made, ending at `s`, with the run's energy
-/// balance after that step, at `s` (the kinetic energy is taken from it).
+/// balance after that step, at `s` (the kinetic, gravitational and elastic energies are taken from it).
 HistoryRow history_row(const Model& m, const State& s, const StepReport& report, double wall_seconds,
                        const EnergyBalance& energy);
 

@@ -1,5 +1,6 @@
 #include "nscd/step/energy.hpp"
 
+#include "ffr/quadratic_form.hpp"
 #include "nscd/step/rigid_dynamics.hpp"
 
 namespace nscd {
@@ -18,7 +19,7 @@ double ffr_kinetic_energy(const Model& m, const State& s, int b) {
   for (int k = 0; k < f.nn(); ++k)
     u.segment<3>(3 * k) =
         v_B + w_B.cross(f.mesh.nodes[k] + s.psi[i].segment<3>(3 * k)) + s.lambda[i].segment<3>(3 * k);
-  return 0.5 * u.dot(f.mass_matrix * u);
+  return 0.5 * ffr::symmetric_quadratic_form(f.mass_matrix, u);
 }
 
 }  // namespace
@@ -37,7 +38,7 @@ double kinetic_energy(const Model& m, const State& s) {
       case BodyKind::Tl:
       case BodyKind::Linear: {
         const Eigen::VectorXd& lambda = s.tl_lambda[body.tl_index];
-        energy += 0.5 * lambda.dot(m.tl_bodies[body.tl_index].fe.mass_matrix * lambda);
+        energy += 0.5 * ffr::symmetric_quadratic_form(m.tl_bodies[body.tl_index].fe.mass_matrix, lambda);
         break;
       }
       case BodyKind::Fixed:
@@ -53,7 +54,7 @@ double body_elastic_energy(const Model& m, const State& s, int b) {
   switch (body.kind) {
     case BodyKind::Ffr: {
       const Eigen::VectorXd& psi = s.psi[body.ffr_index];
-      return 0.5 * psi.dot(m.ffr_bodies[body.ffr_index].stiffness * psi);
+      return 0.5 * ffr::symmetric_quadratic_form(m.ffr_bodies[body.ffr_index].stiffness, psi);
     }
     case BodyKind::Tl:
     case BodyKind::Linear:

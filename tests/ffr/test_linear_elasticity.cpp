@@ -3,6 +3,7 @@
 // own weight.
 
 #include "ffr/linear_elasticity.hpp"
+#include "ffr/quadratic_form.hpp"
 #include "test_meshes.hpp"
 
 #include <gtest/gtest.h>
@@ -99,6 +100,26 @@ TEST_P(MassAndStiffness, StiffnessIsSymmetricWithSixRigidModes) {
   for (double l : lambda) zeros += std::abs(l) < 1e-12 * lmax;
   EXPECT_EQ(zeros, 6);
   EXPECT_GT(lambda(6), 1e-6 * lmax);
+}
+
+TEST_P(MassAndStiffness, QuadraticFormsGiveTheEnergiesOfTheFullProducts) {
+  const Mesh m = mesh();
+  const double rho = 2400.0, E = 2e11;
+  const SparseMatrix<double> M = consistent_mass(m, rho), K = stiffness(m, E, 0.3);
+  // a translation v carries ½ m |v|² exactly: ∫ρ = ρV is exact (above), so only the rounding of
+  // the ~1e4 terms of size ρ|v|² ~ 1e4 remains, ~1e-12 relative
+  const Vec3 v(0.3, -1.2, 0.7);
+  const VectorXd translation = nodal(m, [&](const Vec3&) { return v; });
+  const double mass = rho * size.prod();
+  EXPECT_NEAR(0.5 * symmetric_quadratic_form(M, translation), 0.5 * mass * v.squaredNorm(), 1e-12 * mass);
+  // any field, against xᵀ (A x) read from both triangles: the two sums differ by their rounding,
+  // a few ulps of the largest term times the square root of the number of terms
+  const VectorXd x = VectorXd::LinSpaced(M.rows(), -1.0, 2.0).array().sin();
+  for (const SparseMatrix<double>* A : {&M, &K}) {
+    const double full = x.dot(*A * x);
+    EXPECT_NEAR(symmetric_quadratic_form(*A, x), full, 1e-12 * A->cwiseAbs().sum() * x.cwiseAbs().maxCoeff() *
+                                                           x.cwiseAbs().maxCoeff());
+  }
 }
 
 TEST_P(MassAndStiffness, PatchTestRecoversALinearField) {
