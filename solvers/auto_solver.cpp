@@ -109,18 +109,15 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
     if (keep_better(best, solve_prox(whole(), prox, best.r), sweeps)) return best;
   }
 
-  // no Newton stage, or none converged: NLGS for the rest of its budget from the best r
+  // no Newton stage, or none converged: NLGS from the best r for the rest of its budget, while it
+  // finds new lowest errors
   nlgs.stall_window = 0;
+  nlgs.lowest_window = options.rest_lowest_window;
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
-  SolverResult rest = nlgs_stage(nlgs, best.r);
-  // the operations of stages 1–3: their sweeps and stage 2's factorisations
-  const double spent = (sweeps + rest.iterations) * sweep_operations(p, deferred != nullptr) +
+  keep_better(best, nlgs_stage(nlgs, best.r), sweeps);
+  // the operations stages 1–3 may take: the sweeps of the budget and stage 2's factorisations
+  const double spent = options.stopping.max_iterations * sweep_operations(p, deferred != nullptr) +
                        best.factorizations * price.operations();
-  if (rest.error <= best.error || !std::isfinite(best.error)) {
-    rest.iterations += best.iterations;
-    rest.factorizations = best.factorizations;
-    best = std::move(rest);
-  }
   if (best.status != SolverStatus::MaxIterations || coupling != nullptr || !affordable) return best;
 
   // still short on the local form: the safeguarded PROX from r = 0 (from the best r it stays short),

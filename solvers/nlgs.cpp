@@ -85,18 +85,27 @@ void check_options(const NlgsOptions& options) {
   NSCD_THROW_UNLESS(options.stall_window >= 0 && options.stall_factor > 0.0 && options.stall_factor < 1.0,
                     "NLGS needs stall_window ≥ 0 and stall_factor in (0, 1), got {} and {}", options.stall_window,
                     options.stall_factor);
+  NSCD_THROW_UNLESS(options.lowest_window >= 0, "NLGS needs lowest_window ≥ 0, got {}", options.lowest_window);
 }
 
 namespace {
 
-// the progress test of NlgsOptions::stall_window and stall_patience, fed with the full errors
-// as they are evaluated
+// the progress tests of NlgsOptions (stall_window and stall_patience, lowest_window), fed with the
+// full errors as they are evaluated
 class ProgressTest {
  public:
   ProgressTest(const NlgsOptions& o, const Stopping& stopping) : m_options(o), m_stopping(stopping) {}
   // whether the error at sweep s has not fallen by the factor over at least the window, and
-  // would not reach the tolerance soon enough at the window's rate
+  // would not reach the tolerance soon enough at the window's rate; or has reached no new lowest
+  // value over the last lowest_window sweeps
   bool stalled(int s, double error) {
+    if (error < m_lowest) {
+      m_lowest = error;
+      m_lowest_at = s;
+    } else if (m_options.lowest_window > 0 && s - m_lowest_at >= m_options.lowest_window) {
+      nscd::logger().trace("nlgs: sweep {}, no error below {:.3e} since sweep {}: stops", s, m_lowest, m_lowest_at);
+      return true;
+    }
     const int window = m_options.stall_window;
     if (window == 0 || (m_sweep > 0 && s - m_sweep < window)) return false;
     if (m_sweep > 0 && error > m_options.stall_factor * m_error && !patient(s, error)) return true;
@@ -121,6 +130,8 @@ class ProgressTest {
   const NlgsOptions& m_options;
   const Stopping& m_stopping;
   double m_patience = -1.0;  // stall_patience(), once asked
+  double m_lowest = std::numeric_limits<double>::infinity();  // the lowest full error so far
+  int m_lowest_at = 0;                                        // and its sweep
   int m_sweep = 0;  // the reference: sweep and full error
   double m_error = 0.0;
 };

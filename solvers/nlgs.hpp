@@ -76,18 +76,22 @@ struct NlgsOptions {
   // needs more sweeps to reach the tolerance than stall_patience() and than the budget has left;
   // asked at most once per solve, at the first such window (auto_solver.hpp's cost model)
   std::function<double()> stall_patience;
+  // second progress test (0: none): the solve stops short, status MaxIterations, when the full
+  // error has reached no new lowest value over the last lowest_window sweeps
+  int lowest_window = 0;  // sweeps
 };
 
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.
 /// Status NonFinite when W, q, μ or r0 hold a NaN or an infinity, or when r becomes non-finite;
 /// MaxIterations when the tolerance is not reached within options.stopping.max_iterations sweeps,
-/// or when the progress test of stall_window stops the sweeps earlier (then logged at debug
+/// or when a progress test (stall_window, lowest_window) stops the sweeps earlier (then logged at debug
 /// level). Bitwise the same result for any number of threads (those of the current TBB arena);
 /// allocates only before the sweeps and, for the mixing's vectors, in its first two
 /// (anderson_mixing.hpp).
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2),
 ///         if anderson_depth ∉ [0, 16],
-///         if max_iterations < 0, min_iterations < 1, stall_window < 0 or stall_factor ∉ (0, 1).
+///         if max_iterations < 0, min_iterations < 1, stall_window < 0, stall_factor ∉ (0, 1) or
+///         lowest_window < 0.
 SolverResult solve_nlgs(const FrictionProblem& p, const NlgsOptions& options, const Eigen::VectorXd& r0);
 
 namespace detail {

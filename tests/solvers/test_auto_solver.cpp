@@ -13,6 +13,7 @@
 #include "solvers/velocity_prox.hpp"
 
 #include "fclib_problem.hpp"
+#include "random_problem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -187,6 +188,25 @@ TEST(NlgsProgress, StallTestEndsSweepsThatNoLongerHalveTheError) {
   EXPECT_EQ(solve_nlgs(*p, o, Eigen::VectorXd()).iterations, o.stopping.max_iterations);
   o.stall_factor = 1.0;
   EXPECT_THROW(solve_nlgs(*p, o, Eigen::VectorXd()), nscd::InputError);
+}
+
+TEST(NlgsProgress, LowestWindowEndsSweepsThatFindNoLowerError) {
+  // a random well-conditioned problem at a tolerance no sweep reaches: NLGS falls to round-off,
+  // then its error finds no new lowest value, and the test ends the sweeps; without it they run
+  // out the budget
+  const FrictionProblem p = random_problem::jacobian_problem(20, 3);
+  NlgsOptions o;
+  o.stopping.tolerance = 1e-300;
+  o.stopping.max_iterations = 20000;
+  o.lowest_window = 256;
+  const SolverResult ended = solve_nlgs(p, o, Eigen::VectorXd());
+  EXPECT_EQ(ended.status, SolverStatus::MaxIterations);
+  EXPECT_LT(ended.iterations, o.stopping.max_iterations);
+  EXPECT_LT(ended.error, 1e-13);  // round-off: ~1e-16 relative, times the sweeps' sums of a few terms
+  o.lowest_window = 0;
+  EXPECT_EQ(solve_nlgs(p, o, Eigen::VectorXd()).iterations, o.stopping.max_iterations);
+  o.lowest_window = -1;
+  EXPECT_THROW(solve_nlgs(p, o, Eigen::VectorXd()), nscd::InputError);
 }
 
 TEST(NlgsProgress, PatienceLetsASteadilyFallingErrorReachTheTolerance) {
