@@ -84,8 +84,8 @@ struct NlgsOptions {
 /// Solves p by NLGS from the initial guess r0 (warm start); r0 of the wrong size means zero.
 /// Status NonFinite when W, q, μ or r0 hold a NaN or an infinity, or when r becomes non-finite;
 /// MaxIterations when the tolerance is not reached within options.stopping.max_iterations sweeps,
-/// or when a progress test (stall_window, lowest_window) stops the sweeps earlier (then logged at debug
-/// level). Bitwise the same result for any number of threads (those of the current TBB arena);
+/// or when a progress test (stall_window, lowest_window) stops the sweeps earlier (then logged at
+/// debug level). Bitwise the same result for any number of threads (those of the current TBB arena);
 /// allocates only before the sweeps and, for the mixing's vectors, in its first two
 /// (anderson_mixing.hpp).
 /// @throws nscd::InputError if q, μ do not have sizes 3nc, nc, if some μ < 0, if ω ∉ (0, 2),

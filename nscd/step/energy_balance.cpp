@@ -1,7 +1,6 @@
 #include "nscd/step/energy_balance.hpp"
 
 #include "ffr/quadratic_form.hpp"
-
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/energy.hpp"
 #include "nscd/step/loads.hpp"
@@ -64,7 +63,8 @@ double damping_dissipation(const Model& m, const StepStartVelocities& start, con
     const ffr::FfrBody& f = m.ffr_bodies[body.ffr_index];
     const Eigen::VectorXd lambda = 0.5 * (start.lambda[body.ffr_index] + s.lambda[body.ffr_index]);
     double dissipation = 0;  // each term only where its coefficient is not zero
-    if (f.material.damping_mass != 0) dissipation += f.material.damping_mass * ffr::symmetric_quadratic_form(f.mass_matrix, lambda);
+    if (f.material.damping_mass != 0)
+      dissipation += f.material.damping_mass * ffr::symmetric_quadratic_form(f.mass_matrix, lambda);
     if (f.material.damping_stiffness != 0)
       dissipation += f.material.damping_stiffness * ffr::symmetric_quadratic_form(f.stiffness, lambda);
     return h * dissipation;

@@ -209,6 +209,26 @@ TEST(NlgsProgress, LowestWindowEndsSweepsThatFindNoLowerError) {
   EXPECT_THROW(solve_nlgs(p, o, Eigen::VectorXd()), nscd::InputError);
 }
 
+TEST(AutoSolver, ThirdStageEndsWithoutANewLowestErrorAndCountsItsSweeps) {
+  // a tolerance no stage reaches and a Newton stage of one iteration: stage 3 runs, and ends
+  // rest_lowest_window sweeps after its lowest error instead of running out the budget; its
+  // sweeps count in the iterations whether or not its r is kept (stage 4 is the same both times:
+  // its budget is priced on the sweeps stages 1–3 may take)
+  const FrictionProblem p = random_problem::jacobian_problem(20, 3);
+  AutoOptions o;
+  o.stopping = {1e-300, 5000};
+  o.max_newton_iterations = 1;
+  o.rest_lowest_window = 0;  // no test: every sweep of the budget
+  const SolverResult whole = solve_auto(p, o, Eigen::VectorXd());
+  o.rest_lowest_window = 64;
+  const SolverResult ended = solve_auto(p, o, Eigen::VectorXd());
+  EXPECT_EQ(whole.status, SolverStatus::MaxIterations);
+  EXPECT_EQ(ended.status, SolverStatus::MaxIterations);
+  EXPECT_LT(ended.iterations, whole.iterations);
+  EXPECT_GE(whole.iterations, o.stopping.max_iterations);  // stages 1 and 3 took the whole budget
+  EXPECT_EQ(ended.factorizations, whole.factorizations);
+}
+
 TEST(NlgsProgress, PatienceLetsASteadilyFallingErrorReachTheTolerance) {
   // a step of a pile of 300 spheres: NLGS falls to 1e-8 slowly (about 3 000 sweeps), so the
   // progress test alone ends it early, at the first window where the error falls but does not
