@@ -109,6 +109,10 @@ int run_command(const RunOptions& o) {
   if (report.status != StepStatus::Ok) return 3;
   logger().info("done: {} steps in {:.2f} s ({:.0f} steps/s); output in {}", s.step, wall,
                 static_cast<double>(s.step) / wall, dir.string());
+  if (diagnostics.non_converged > 0)
+    logger().warn("{} of the {} steps stopped short of solver.tolerance = {:g} (history.csv: solver_error of each "
+                  "step)",
+                  diagnostics.non_converged, s.step, m.step.solver.stopping().tolerance);
   logger().info("wall time per stage: free motion {:.3g} s, detection {:.3g} s, assembly {:.3g} s, solve {:.3g} s, "
                 "update {:.3g} s, output {:.3g} s",
                 ws.timings.free_motion, ws.timings.detection, ws.timings.assembly, ws.timings.solve,

@@ -550,6 +550,24 @@ TEST(Cli, DefaultSceneRunsClean) {
   EXPECT_EQ(run["non_converged_steps"], 0);
 }
 
+// a run whose solver cannot meet its tolerance: the first short step is warned about, and the
+// end of the run says how many there were, as run.json counts them
+TEST(Cli, RunCountsTheStepsThatStoppedShort) {
+  const fs::path dir = fresh_dir("stopped_short");
+  nlohmann::json scene = nlohmann::json::parse(read_text(fs::path(NSCD_SOURCE_DIR) / "scenes/default.json"));
+  scene["time"]["duration"] = 0.05;
+  scene["solver"]["tolerance"] = 1e-12;
+  scene["solver"]["max_iterations"] = 1;
+  const Result r = run_nscd("run " + write_scene(dir, scene.dump()).string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const long short_steps = nlohmann::json::parse(read_text(dir / "out" / "run.json"))["non_converged_steps"];
+  ASSERT_GT(short_steps, 0);
+  EXPECT_NE(r.output.find("the contact solver stopped at error"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(std::to_string(short_steps) + " of the 50 steps stopped short of solver.tolerance = 1e-12"),
+            std::string::npos)
+      << r.output;
+}
+
 // the box scene written in millimetres (sizes and positions in mm, density in kg/mm³, g in mm/s²)
 TEST(Cli, ValidateWarnsOfAMillimetreScene) {
   const fs::path dir = fresh_dir("millimetres");
