@@ -29,8 +29,6 @@ constexpr double kSoften = 0.1;
 // are full, the proximal steps contract by about σ/(σ + λ) on each eigenvalue λ of W, so the
 // smaller σ the fewer of them
 constexpr double kStiffest = 1e6;
-// a Newton step shorter than this after backtracking also softens the proximal problem
-constexpr double kShortStep = 1.0 / 16;
 // the reduction factor of ψ that ends a proximal step, after a step that brought no new lowest
 // error, and its smallest value
 constexpr double kTighten = 1e-2;
@@ -276,9 +274,9 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
         result.r = ev.r;
       }
     }
-    // no descent, or a heavily damped step: Newton's model is poor at this stiffness; a softer
-    // proximal problem from the best r so far
-    if (t < kShortStep) newton.restart(result.r, kSoften);
+    // no descent: Newton's model is poor at this stiffness; a softer proximal problem from the
+    // best r so far (a heavily damped step that did descend is kept: docs/performance.md)
+    if (t == 0.0) newton.restart(result.r, kSoften);
   }
   detail::finish(p, options.stopping.tolerance, "velocity prox", result);
   return result;
