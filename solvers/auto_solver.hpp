@@ -38,7 +38,8 @@
 /// max_factorization_operations NLGS goes on instead, up to max_iterations sweeps in all. When
 /// stage 2 stops short of the tolerance, NLGS also goes on from the best r so far for the rest of
 /// its sweeps (stage 3), while it finds a new lowest error every rest_lowest_window sweeps. On 63
-/// of the harder shake's 100 steps (docs/performance.md) the velocity Newton ends 1.0 to 5.5 times
+/// of the harder shake's first 100 steps (docs/performance.md; measured before the velocity Newton
+/// kept its heavily damped steps, velocity_prox.hpp) the velocity Newton ended 1.0 to 5.5 times
 /// above 1e-8, and the sweeps from there ran out their 10 000 without coming below its error; on
 /// one step they reached 1e-8 after 8 700, their error flat for the first 500 (512 sweeps without
 /// a new lowest error lost that step, 1 024 keep it). On the committed hard-shake dump, where the
