@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Running-bond masonry wall: 10 courses of 8 bricks 2 x 1 x 1 m (long axis along x), odd courses
 with a half brick (1 x 1 x 1 m) at both ends: 5 x 8 + 5 x 9 = 85 blocks, the wall 16 m long and
-10 m high, standing on z = 0. Density 1 kg/m^3, mu = 0.5, e = 0, theta = 0.5, h = 1e-3.
+10 m high, standing on z = 0. Density 2000 kg/m^3 (Young 28 GPa), mu = 0.5, e = 0, theta = 0.5, h = 1e-3.
 
   python3 gen_wall.py            writes wall_shaking_table.json (driven table, sine velocity
                                  along x: 0.3 m/s, 1 Hz, from t = 0.5 s; 3 s) and
@@ -72,7 +72,7 @@ def wall_scene(name, courses, bricks, shaking):
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
         "solver": {"type": "nlgs", "tolerance": 1e-5 if shaking else 1e-4, "max_iterations": 1000},
-        "materials": {"brick": {"density": 1, "young": 1.4e7, "poisson": 0.2}, "support": {"density": 1}},
+        "materials": {"brick": {"density": 2000, "young": 2.8e10, "poisson": 0.2}, "support": {"density": 2000}},
         "interactions": [
             {"materials": ["brick", "brick"], "friction": 0.5, "restitution": 0},
             {"materials": ["brick", "support"], "friction": 0.5, "restitution": 0},

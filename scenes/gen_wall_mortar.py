@@ -7,10 +7,11 @@ The accelerogram is SYNTHETIC, not a recorded earthquake: a sum of three sines (
 written as a PEER NGA record (header, NPTS/DT line, five values per line) so that nscd reads it
 as it reads a downloaded one. No real record is copied.
 
-The wall: 6 courses of 4 bricks 2 x 1 x 1 m in running bond (gen_wall.py), density 1 kg/m^3.
+The wall: 6 courses of 4 bricks 2 x 1 x 1 m in running bond (gen_wall.py), density 2000 kg/m^3.
 Every brick-brick and brick-table contact present at t = 0 is a mortar joint: tensile strength
-f_t = 10 Pa, cohesion c = 20 Pa, friction 0.6, residual friction 0.5 once broken (the bed joints
-carry 6 to 59 Pa of self-weight, so the shaking breaks the upper joints first).
+f_t = 20 kPa, cohesion c = 40 kPa (a weak lime mortar), friction 0.6, residual friction 0.5 once
+broken (the bed joints carry 12 to 118 kPa of self-weight, so the shaking breaks the upper joints
+first).
 
   python3 gen_wall_mortar.py     writes synthetic_shake.AT2 and wall_mortar_at2.json here
 """
@@ -59,17 +60,17 @@ def mortar_scene(record):
              "motion": {"velocity": {"type": "table", "file": record, "direction": [1, 0, 0], "scale": 1}}}
     bodies = wall_bodies(courses, bricks)
     top = [b for b in bodies if b["name"].startswith(f"brick_{courses - 1}_")]
-    mortar = {"friction": 0.6, "restitution": 0, "tensile_strength": 10, "cohesion": 20, "residual_friction": 0.5}
+    mortar = {"friction": 0.6, "restitution": 0, "tensile_strength": 20000, "cohesion": 40000, "residual_friction": 0.5}
     return {
         "name": "wall_mortar_at2",
         "description": (f"running-bond wall, {courses} courses of {bricks} bricks 2x1x1 m ({len(bodies)} blocks) with "
-                        "mortar joints (f_t = 10 Pa, c = 20 Pa), on a table driven by the synthetic accelerogram "
+                        "mortar joints (f_t = 20 kPa, c = 40 kPa), on a table driven by the synthetic accelerogram "
                         f"{record}; written by gen_wall_mortar.py"),
         "time": {"step": 1e-3, "duration": DURATION, "output_interval": 0.02},
         "integrator": {"theta": 0.5},
         "gravity": [0, 0, -9.81],
         "solver": {"type": "nlgs", "tolerance": 1e-5, "max_iterations": 1000},
-        "materials": {"brick": {"density": 1}, "support": {"density": 1}},
+        "materials": {"brick": {"density": 2000}, "support": {"density": 2000}},
         "interactions": [
             dict({"materials": ["brick", "brick"]}, **mortar),
             dict({"materials": ["brick", "support"]}, **mortar),

@@ -52,6 +52,21 @@ TEST(SceneChecks, WarnsOfImplausibleUnits) {
   EXPECT_TRUE(check_scene(build_model(stone), stone, true).warnings.empty());
 }
 
+// the scenes a new user runs first (the README's tour among them) raise none of the warnings meant
+// for unit mistakes: the benchmark walls had density 1 kg/m³ and the mortar wall strengths in Pa
+TEST(SceneChecks, ShippedScenesRaiseNoWarnings) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scene scene = read_scene(entry.path());
+    const SceneChecks checks = check_scene(build_model(scene), scene, false);
+    EXPECT_TRUE(checks.warnings.empty()) << fmt::format("{}", fmt::join(checks.warnings, "\n"));
+    ++count;
+  }
+  EXPECT_GE(count, 15);
+}
+
 // θ moves rigid and driven bodies only: θ = 1 in a scene of FFR blocks on fixed ground warns (the
 // blocks move by the trapezoidal rule whatever θ), not with θ = 1/2 nor once a rigid body is there
 TEST(SceneChecks, WarnsOfAThetaThatMovesNoBody) {
