@@ -14,6 +14,8 @@ start moved to 0, so that a short run is shaken), or scenes/arch.json (--scene a
   ffr:K      --model ffr --modes K: every block reduced to its K lowest elastic modes
   ffr:K:shape, ffr::shape   the same with --contact-surface shape: contact on the blocks' faces
                             (docs/method.md, "Contact on the shapes' faces")
+  ffr:K:euler, ffr:K:shape:euler   with --unresolved-modes backward_euler: the modes with h ω > 2
+                            integrated with θ = 1 (docs/method.md, "Modal reduction")
 
 and prints one Markdown table row per run:
 
@@ -57,14 +59,16 @@ def child_cpu_seconds():
 
 
 def run_spec(text):
-    """rigid, ffr, ffr:K or either with :shape -> (label, extra nscd run arguments)."""
+    """rigid, ffr, ffr:K, then :shape and :euler in any order -> (label, extra nscd run arguments)."""
     if text == "rigid":
         return text, []
-    model, _, rest = text.partition(":")
-    modes, _, surface = rest.partition(":")
-    if model != "ffr" or (modes and not modes.isdigit()) or surface not in ("", "shape"):
-        raise argparse.ArgumentTypeError(f"{text}: expected rigid, ffr, ffr:K (K modes, K >= 0), ffr:K:shape or ffr::shape")
-    return text, ["--model", "ffr", "--modes", modes or "0"] + (["--contact-surface", "shape"] if surface else [])
+    model, modes, *flags = text.split(":") + [""]
+    flags = [f for f in flags if f]
+    if model != "ffr" or (modes and not modes.isdigit()) or any(f not in ("shape", "euler") for f in flags):
+        raise argparse.ArgumentTypeError(f"{text}: expected rigid, ffr or ffr:K (K modes, K >= 0), then :shape "
+                                         "and :euler if wanted (ffr:12:shape:euler, ffr::shape)")
+    return text, (["--model", "ffr", "--modes", modes or "0"] + (["--contact-surface", "shape"] if "shape" in flags else [])
+                  + (["--unresolved-modes", "backward_euler"] if "euler" in flags else []))
 
 
 def write_scene(args, path):

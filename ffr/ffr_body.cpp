@@ -49,14 +49,30 @@ void add_mass_properties(const SparseMatrix& M, Mesh& mesh, FfrBody& body) {
   body.inv_inertia_B = body.inertia_B.inverse();
 }
 
+// eq. (R3) with θ_j = 1 on the modes with ω_j h > kResolvedOmegaH, whose entries of Â± (diagonal,
+// set by add_step_matrices for θ = ½) it replaces; θ stays empty when every mode is resolved
+void set_unresolved_theta(const SparseMatrix& C, SparseMatrix& A_plus, FfrBody& body) {
+  const double h = body.h;
+  const Eigen::VectorXd& omega2 = body.modes->omega2;
+  if (!(omega2.array() * h * h > kResolvedOmegaH * kResolvedOmegaH).any()) return;
+  body.theta = Eigen::VectorXd::Constant(omega2.size(), 0.5);
+  for (Eigen::Index j = 0; j < omega2.size(); ++j) {
+    if (omega2[j] * h * h <= kResolvedOmegaH * kResolvedOmegaH) continue;
+    body.theta[j] = 1.0;
+    A_plus.coeffRef(j, j) = 1.0 + h * C.coeff(j, j) + h * h * omega2[j];
+    body.explicit_matrix.coeffRef(j, j) = 1.0;
+  }
+}
+
 // A± of eq. (19) with C = α M + β K, for M and K in the deformation coordinates (modal: I, Λ, eq. R1)
 void add_step_matrices(const SparseMatrix& M, SparseMatrix K, FfrBody& body) {
   const FfrMaterial& material = body.material;
   const double h = body.h;
   body.stiffness = std::move(K);
   const SparseMatrix C = material.damping_mass * M + material.damping_stiffness * body.stiffness;
-  const SparseMatrix A_plus = M + 0.5 * h * C + 0.25 * h * h * body.stiffness;
+  SparseMatrix A_plus = M + 0.5 * h * C + 0.25 * h * h * body.stiffness;
   body.explicit_matrix = M - 0.5 * h * C - 0.25 * h * h * body.stiffness;
+  if (body.modes && body.unresolved == UnresolvedModes::BackwardEuler) set_unresolved_theta(C, A_plus, body);
   auto factor = std::make_shared<Eigen::SimplicialLDLT<SparseMatrix>>(A_plus);
   if (factor->info() != Eigen::Success)
     throw InputError("the finite-element mesh gives a matrix M + h/2 C + h²/4 K that is not positive definite");
@@ -97,12 +113,14 @@ void add_responses(FfrBody& body) {
 
 }  // namespace
 
-FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h, std::shared_ptr<const ModalBasis> modes) {
+FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h, std::shared_ptr<const ModalBasis> modes,
+                      UnresolvedModes unresolved) {
   NSCD_DEMAND(h > 0 && material.density > 0 && material.young > 0);
   NSCD_DEMAND(!modes || modes->phi.rows() == 3 * mesh.nn());
   FfrBody body;
   body.material = material;
   body.h = h;
+  body.unresolved = unresolved;
   const SparseMatrix M = consistent_mass(mesh, material.density);
   add_mass_properties(M, mesh, body);
   if (modes) {

@@ -36,8 +36,23 @@
 /// field is needed. Eq. (19) and Algorithm 1 are otherwise unchanged: the modal truncation keeps
 /// the k slowest elastic motions and drops the others (docs/method.md, "Modal reduction").
 ///
+/// Modes the step does not resolve. The trapezoidal rule keeps a mode with ω_j h ≫ 1 ringing
+/// undamped, its velocity changing sign at every step. With UnresolvedModes::BackwardEuler, each
+/// mode with ω_j h > kResolvedOmegaH (a period below π h) follows the θ-method of
+/// [Jean 1999] with θ_j = 1 instead of ½: with ξ_θ = ξ_i + h θ η_θ, η_θ = θ η_{i+1} + (1 − θ) η_i,
+///
+///  (R3) Â₊,jj = 1 + h θ_j c_j + h² θ_j² ω_j²,   Â₋,jj = 1 − h (1 − θ_j) c_j − h² θ_j (1 − θ_j) ω_j²,
+///       ξ_{j,i+1} = ξ_{j,i} + h (θ_j η_{j,i+1} + (1 − θ_j) η_{j,i}),    c_j = α + β ω_j²,
+///
+/// (R1) for θ_j = ½. For θ_j = 1 the amplification of the free mode is 1/(1 + c_j h + ω_j² h²) per
+/// step: it comes to its quasi-static response to the step's loads within a few steps, as the
+/// mode-acceleration method treats truncated modes [Craig & Kurdila 2006], instead of
+/// ringing about it.
+///
 /// References: [Lozovskiy & Dubois 2016] The method of a floating frame of reference for
-///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58, eqs. (15)–(24).
+///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58, eqs. (15)–(24);
+///             [Jean 1999] The non-smooth contact dynamics method, CMAME 177 (the θ-method);
+///             [Craig & Kurdila 2006] Fundamentals of Structural Dynamics, 2nd ed., Wiley.
 
 #include "ffr/mesh.hpp"
 #include "ffr/modal_basis.hpp"
@@ -63,6 +78,12 @@ struct FfrMaterial {
   double damping_stiffness = 0.0;  // β [s]
 };
 
+/// How a modal body integrates the modes with ω_j h > kResolvedOmegaH (eq. R3).
+enum class UnresolvedModes { Trapezoidal, BackwardEuler };
+
+/// ω_j h above which a mode counts as unresolved by the step h (eq. R3).
+constexpr double kResolvedOmegaH = 2.0;
+
 struct FfrBody {
   Mesh mesh;                    // nodes X in the body frame (origin at the centre of mass)
   Surface surface;              // boundary triangles and nodes
@@ -82,6 +103,8 @@ struct FfrBody {
   MatrixX3 euler_response;      // A₊⁻¹ 𝔸 (ncoordinates × 3)
   Eigen::Matrix<double, Eigen::Dynamic, 9> centrifugal_response;  // column 3i + j: A₊⁻¹ E_ij
   MatrixX3 mean_response;       // A₊⁻¹ [m_l / m e_d]_l (ncoordinates × 3; modal: 0)
+  UnresolvedModes unresolved = UnresolvedModes::Trapezoidal;
+  Eigen::VectorXd theta;        // θ_j of eq. (R3) per modal coordinate; empty when every θ_j = ½
 
   int nn() const { return mesh.nn(); }
   int ndof() const { return 3 * mesh.nn(); }
@@ -91,10 +114,12 @@ struct FfrBody {
 
 /// Assembles the constants above for `mesh` (any coordinates; its nodes are moved so that the
 /// centre of mass is the origin) and the time step h [s]; in the modal coordinates of `modes`
-/// (a basis of this mesh, modal_basis.hpp) when it is not null.
+/// (a basis of this mesh, modal_basis.hpp) when it is not null, its modes with ω_j h >
+/// kResolvedOmegaH integrated as `unresolved` says (eq. R3; unused without modes).
 /// @throws nscd::InputError if the mass or the inertia is not positive (degenerate mesh).
 FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
-                      std::shared_ptr<const ModalBasis> modes = nullptr);
+                      std::shared_ptr<const ModalBasis> modes = nullptr,
+                      UnresolvedModes unresolved = UnresolvedModes::Trapezoidal);
 
 /// Z_k = A₊⁻¹ H̄_kᵀ (ncoordinates × 3): the deformation velocities λ caused by a unit impulse
 /// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).

@@ -33,6 +33,13 @@ Rotation rotate(const FfrBody& body, const Mat3& O_i, const Vec3& w_i, const Vec
   return r;
 }
 
+Eigen::VectorXd next_deformation(const FfrBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda,
+                                 const Eigen::VectorXd& lambda_next) {
+  if (body.theta.size() == 0) return psi + 0.5 * body.h * (lambda + lambda_next);
+  return psi + body.h * (body.theta.cwiseProduct(lambda_next) +
+                         (Eigen::VectorXd::Ones(body.theta.size()) - body.theta).cwiseProduct(lambda));
+}
+
 Eigen::VectorXd deformation_base(const FfrBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda) {
   const Eigen::VectorXd rhs = body.explicit_matrix * lambda - body.h * (body.stiffness * psi);
   return body.implicit->solve(rhs);

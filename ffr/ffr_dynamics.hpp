@@ -11,6 +11,8 @@
 ///                    + Σ_α H̄_αᵀ O_{i+1}ᵀ P_α
 ///       x_{i+1} = x_i + h/2 (v_i + v_{i+1}),   ψ_{i+1} = ψ_i + h/2 (λ_i + λ_{i+1})
 ///
+/// (for a modal body whose unresolved modes take θ_j = 1, ψ_{i+1} by eq. (R3) of ffr_body.hpp)
+///
 /// (16) and (24) couple ω_{i+1} and O_{i+1}: the "Rotator" of Algorithm 1 solves them by a fixed
 /// point on ω_{i+1}, which contracts with a factor of about h ‖ω‖. The rigid part does not
 /// depend on λ (the paper's zeroth-order angular momentum, eq. 13), so λ_{i+1} follows once ω_{i+1}
@@ -42,6 +44,10 @@ struct Rotation {
 /// ‖Δω‖ ≤ tolerance · max(‖ω‖, ‖ω_i‖) (or ‖Δω‖ ≤ tolerance when both are below 1 rad/s).
 Rotation rotate(const FfrBody& body, const Mat3& O_i, const Vec3& w_i, const Vec3& L_i, std::span<const Vec3> X_B,
                 std::span<const Vec3> P_W, const Rotation& start, double tolerance, int max_iterations);
+
+/// ψ_{i+1} of eq. (19) (the trapezoidal rule), or of eq. (R3) of ffr_body.hpp where body.theta is set.
+Eigen::VectorXd next_deformation(const FfrBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda,
+                                 const Eigen::VectorXd& lambda_next);
 
 /// A₊⁻¹ (A₋ λ_i − h K ψ_i): the part of λ_{i+1} in eq. (19) known at the start of the step.
 Eigen::VectorXd deformation_base(const FfrBody& body, const Eigen::VectorXd& psi, const Eigen::VectorXd& lambda);

@@ -24,6 +24,7 @@ struct RunOptions {
   std::optional<int> modes;                  // elastic modes of every ffr body (0: full FFR)
   std::optional<std::string> static_correction;  // of every modal ffr body (none|joints)
   std::optional<std::string> contact_surface;    // of every ffr body (mesh|shape)
+  std::optional<std::string> unresolved_modes;   // of every modal ffr body (trapezoidal|backward_euler)
   std::optional<std::string> contact;        // overrides contact.model (nscd|penalty)
   std::optional<double> duration;            // overrides time.duration [s]
   std::optional<double> checkpoint_interval; // [s] of simulated time between checkpoints

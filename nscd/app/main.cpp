@@ -67,6 +67,9 @@ void add_run_command(CLI::App& app, Commands& c) {
                                         "static correction of every modal ffr body (none|joints)");
   cmd->add_option_function<std::string>("--contact-surface", [&](const std::string& v) { run.contact_surface = v; },
                                         "contact of every ffr body on its mesh's nodes or its shape's faces (mesh|shape)");
+  cmd->add_option_function<std::string>("--unresolved-modes", [&](const std::string& v) { run.unresolved_modes = v; },
+                                        "integration of the modes of every modal ffr body with ω h > 2 "
+                                        "(trapezoidal|backward_euler)");
   cmd->add_option_function<std::string>("--contact", [&](const std::string& v) { run.contact = v; },
                                         "override contact.model (nscd|penalty)");
   cmd->add_option_function<double>("--duration", [&](double v) { run.duration = v; }, "override time.duration [s]");

@@ -104,6 +104,13 @@ void apply_overrides(const RunOptions& o, io::Scene& scene) {
     NSCD_THROW_UNLESS(any_ffr, "--contact-surface {}: {} has no ffr body (add --model ffr)", c, o.scene.string());
     scene.ffr.shape_contact = c == "shape";
   }
+  if (o.unresolved_modes) {
+    const std::string& u = *o.unresolved_modes;
+    NSCD_THROW_UNLESS(u == "trapezoidal" || u == "backward_euler",
+                      "--unresolved-modes {}: expected trapezoidal or backward_euler", u);
+    NSCD_THROW_UNLESS(any_ffr, "--unresolved-modes {}: {} has no ffr body (add --model ffr)", u, o.scene.string());
+    scene.ffr.damp_unresolved = u == "backward_euler";
+  }
 }
 
 }  // namespace nscd::app

@@ -138,6 +138,14 @@ bool shape_contact(const Scene& scene, const Body& body) {
   return body.shape_contact.value_or(scene.materials.at(body.material).shape_contact.value_or(false));
 }
 
+// how a modal FFR body integrates its unresolved modes (ffr_body.hpp eq. R3): `nscd run
+// --unresolved-modes`, else the body's "unresolved_modes", else its material's (default "trapezoidal")
+ffr::UnresolvedModes unresolved_modes(const Scene& scene, const Body& body) {
+  const bool damped = scene.ffr.damp_unresolved.value_or(
+      body.damp_unresolved.value_or(scene.materials.at(body.material).damp_unresolved.value_or(false)));
+  return damped ? ffr::UnresolvedModes::BackwardEuler : ffr::UnresolvedModes::Trapezoidal;
+}
+
 // where a body's contact surface comes from, for messages
 std::string contact_surface_source(const Scene& scene, const Body& body, const std::string& where) {
   if (scene.ffr.shape_contact) return "--contact-surface shape";
@@ -298,7 +306,8 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
     for (Vec3& X : mesh.nodes) X += *offset;
   if (body.kind == BodyKind::Ffr) {
     body.ffr_index = static_cast<int>(m.ffr_bodies.size());
-    m.ffr_bodies.push_back(ffr::make_ffr_body(std::move(mesh), properties, scene.time.step, std::move(modes)));
+    m.ffr_bodies.push_back(ffr::make_ffr_body(std::move(mesh), properties, scene.time.step, std::move(modes),
+                                              unresolved_modes(scene, in)));
     return m.ffr_bodies.back();
   }
   body.tl_index = static_cast<int>(m.tl_bodies.size());
@@ -368,7 +377,7 @@ void add_joint_corrections(const Scene& scene, Model& m) {
     auto modes = body_modes(scene, in, where, f.mesh, f.material, loads);
     if (!modes) continue;  // full FFR holds every static response
     const Vec3 centre_in_input = f.centre_in_input;
-    f = ffr::make_ffr_body(f.mesh, f.material, f.h, std::move(modes));
+    f = ffr::make_ffr_body(f.mesh, f.material, f.h, std::move(modes), f.unresolved);
     f.centre_in_input = centre_in_input;
   }
 }

@@ -55,6 +55,7 @@ struct FfrSettings {
   std::optional<int> modes;       // ≥ 0, `nscd run --modes`: every ffr body's, over the bodies' and materials'
   std::optional<bool> joint_correction;  // `nscd run --static-correction joints|none`: every ffr body's, likewise
   std::optional<bool> shape_contact;     // `nscd run --contact-surface shape|mesh`: every ffr body's, likewise
+  std::optional<bool> damp_unresolved;   // `nscd run --unresolved-modes backward_euler|trapezoidal`: likewise
 };
 
 /// The automatic tetrahedral meshing of rigid shapes simulated as ffr, tl or linear (shape_mesh.hpp).
@@ -71,6 +72,7 @@ struct Material {
   std::optional<int> modes;           // ≥ 0, elastic modes kept by its ffr bodies (0: full FFR)
   std::optional<bool> joint_correction;  // "static_correction": "joints" (true) or "none", of its modal ffr bodies
   std::optional<bool> shape_contact;     // "contact_surface": "shape" (true) or "mesh", of its ffr bodies
+  std::optional<bool> damp_unresolved;   // "unresolved_modes": "backward_euler" (true) or "trapezoidal", of its modal ffr bodies
 };
 
 /// Contact law between two materials (or the "default" one).
@@ -117,6 +119,7 @@ struct Body {
   std::optional<int> modes;         // ≥ 0, elastic modes kept as an ffr body (0: full FFR); wins over the material's
   std::optional<bool> joint_correction;  // "static_correction": "joints" (true) or "none"; wins over the material's
   std::optional<bool> shape_contact;     // "contact_surface": "shape" (true) or "mesh"; wins over the material's
+  std::optional<bool> damp_unresolved;   // "unresolved_modes": "backward_euler" (true) or "trapezoidal"; likewise
   std::optional<Vec3> position;                // centre of mass [m]; unset: where the shape is written
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();

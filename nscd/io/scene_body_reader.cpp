@@ -208,6 +208,15 @@ bool read_contact_surface(const Value& v, const Body& b) {
   return v.one_of({"mesh", "shape"}) == 1;
 }
 
+// how a body simulated as ffr integrates its modes the step does not resolve: "trapezoidal" or
+// "backward_euler" (true)
+bool read_unresolved_modes(const Value& v, const Body& b) {
+  if (b.model != BodyKind::Ffr && b.model != BodyKind::Rigid)
+    v.fail(fmt::format("\"unresolved_modes\" applies to ffr bodies (or rigid ones run with --model ffr), found "
+                       "model \"{}\"", to_string(b.model)));
+  return v.one_of({"trapezoidal", "backward_euler"}) == 1;
+}
+
 }  // namespace
 
 std::vector<std::string> material_names(const std::map<std::string, Material>& materials) {
@@ -219,7 +228,8 @@ std::vector<std::string> material_names(const std::map<std::string, Material>& m
 Body read_body(const Value& v, const std::map<std::string, Material>& materials,
                const fs::path& scene_dir) {
   v.expect_keys({"name", "model", "material", "shape", "elements", "mesh_size", "modes", "static_correction",
-                 "contact_surface", "position", "orientation", "velocity", "angular_velocity", "motion"});
+                 "contact_surface", "unresolved_modes", "position", "orientation", "velocity", "angular_velocity",
+                 "motion"});
   Body b;
   b.name = v.at("name").name();
   b.model = kBodyKinds[v.at("model").one_of(body_kind_names())];
@@ -248,6 +258,7 @@ Body read_body(const Value& v, const std::map<std::string, Material>& materials,
   if (const auto modes = v.find("modes")) b.modes = read_modes(*modes, b);
   if (const auto correction = v.find("static_correction")) b.joint_correction = read_static_correction(*correction, b);
   if (const auto surface = v.find("contact_surface")) b.shape_contact = read_contact_surface(*surface, b);
+  if (const auto unresolved = v.find("unresolved_modes")) b.damp_unresolved = read_unresolved_modes(*unresolved, b);
 
   // pose
   if (const auto position = v.find("position")) b.position = position->vec3();

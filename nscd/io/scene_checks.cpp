@@ -37,6 +37,18 @@ constexpr double kLargeStepOmega = 100;
 constexpr int kPowerIterations = 30;
 constexpr double kMassSolveTolerance = 1e-10;
 
+// of a modal body's line: how many of its modes the step does not resolve (ffr_body.hpp eq. R3)
+// and how they are integrated
+std::string unresolved_modes(const ffr::FfrBody& fe) {
+  const double limit = ffr::kResolvedOmegaH / fe.h;
+  const auto n = (fe.modes->omega2.array() > limit * limit).count();
+  if (n == 0) return "";
+  if (fe.unresolved == ffr::UnresolvedModes::BackwardEuler)
+    return fmt::format("; {} with h ω > {:g} integrated by backward Euler", n, ffr::kResolvedOmegaH);
+  return fmt::format("; {} with h ω > {:g} ring undamped (\"unresolved_modes\": \"backward_euler\" damps them)", n,
+                     ffr::kResolvedOmegaH);
+}
+
 struct BodyScale {
   double mass = 0;          // 0 for fixed and driven bodies
   Vec3 box = Vec3::Zero();  // bounding box in the body frame (polyhedra)
@@ -157,9 +169,10 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
       const int c = fe.modes->corrections;
       const std::string corrections = c > 0 ? fmt::format(" + {} static corrections", c) : "";
       out.lines.push_back(fmt::format("\"{}\" ({}, {} modes{}): highest kept natural frequency ω = {:.3g} rad/s "
-                                      "({:.3g} Hz), h ω = {:.3g}",
+                                      "({:.3g} Hz), h ω = {:.3g}{}",
                                       m.bodies[b].name, to_string(m.bodies[b].kind), fe.modes->size() - c,
-                                      corrections, omega, omega / (2 * std::numbers::pi), h * omega));
+                                      corrections, omega, omega / (2 * std::numbers::pi), h * omega,
+                                      unresolved_modes(fe)));
     } else if (per_body) {
       out.lines.push_back(fmt::format("\"{}\" ({}): highest natural frequency ω_max ≈ {:.3g} rad/s, h ω_max = {:.3g}",
                                       m.bodies[b].name, to_string(m.bodies[b].kind), omega, h * omega));
@@ -169,14 +182,17 @@ void check_time_scales(const Model& m, bool per_body, SceneChecks& out) {
   if (!per_body) {
     const auto top = *std::max_element(omegas.begin(), omegas.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-    out.lines.push_back(fmt::format("highest natural frequency ω_max ≈ {:.3g} rad/s (\"{}\"), h ω_max = {:.3g}",
-                                    top.second, m.bodies[top.first].name, h * top.second));
+    const ffr::FfrBody& fe = *finite_element_body(m, top.first);
+    out.lines.push_back(fmt::format("highest natural frequency ω_max ≈ {:.3g} rad/s (\"{}\"), h ω_max = {:.3g}{}",
+                                    top.second, m.bodies[top.first].name, h * top.second,
+                                    fe.modes ? unresolved_modes(fe) : ""));
   }
   if (!coarse.empty())
     out.warnings.push_back(fmt::format("h ω_max > {:g} for {}: the time step resolves none of the elastic modes "
                                        "(their trapezoidal rule stays stable, but only modes with h ω ≲ 1 are "
                                        "accurate, and the others ring undamped whatever integrator.theta); a "
-                                       "smaller step, a coarser mesh, or the material's damping",
+                                       "smaller step, a coarser mesh, the material's damping, or for modal "
+                                       "bodies \"unresolved_modes\": \"backward_euler\"",
                                        kLargeStepOmega, name_list(coarse)));
 }
 

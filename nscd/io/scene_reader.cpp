@@ -123,7 +123,8 @@ MeshingSettings read_meshing(const Value& v) {
 }
 
 Material read_material(const Value& v) {
-  v.expect_keys({"density", "young", "poisson", "damping", "modes", "static_correction", "contact_surface"});
+  v.expect_keys({"density", "young", "poisson", "damping", "modes", "static_correction", "contact_surface",
+                 "unresolved_modes"});
   Material m;
   m.density = v.at("density").positive();
   if (const auto x = v.find("young")) m.young = x->positive();
@@ -137,6 +138,7 @@ Material read_material(const Value& v) {
   if (const auto x = v.find("modes")) m.modes = x->integer_at_least(0);
   if (const auto x = v.find("static_correction")) m.joint_correction = x->one_of({"none", "joints"}) == 1;
   if (const auto x = v.find("contact_surface")) m.shape_contact = x->one_of({"mesh", "shape"}) == 1;
+  if (const auto x = v.find("unresolved_modes")) m.damp_unresolved = x->one_of({"trapezoidal", "backward_euler"}) == 1;
   return m;
 }
 

@@ -30,7 +30,8 @@
 ///   ε = E_kin + E_grav + E_el − E₀ − W_driven − W_loads − W_projection + D_friction + D_impacts
 ///       + D_damping.                                                                     (6)
 /// Not exact: rotations (the θ-method on ω with the gyroscopic term of rigid_dynamics.hpp),
-/// θ ≠ 1/2, and the solver's stopping tolerance.
+/// θ ≠ 1/2, the modes of FFR bodies integrated with θ = 1 (ffr_body.hpp eq. R3), and the solver's
+/// stopping tolerance.
 
 #include "nscd/step/active_contacts.hpp"
 #include "nscd/step/model.hpp"

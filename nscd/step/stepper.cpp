@@ -95,14 +95,14 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
         integrate_pose(ws.next_x[b], ws.next_q[b], s.v[b], s.w[b], ws.next_v[b], ws.next_w[b], h, theta);
         break;
       case BodyKind::Ffr: {
-        // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule
+        // eqs. (15), (16), (24) by the Rotator; (19) and the trapezoidal rule (R3 for unresolved modes)
         const int d = body.ffr_index;
         const FfrStepData& data = ws.ffr[d];
         ws.next_w[b] = data.rotation.w;
         ws.next_q[b] = Quat(data.rotation.O).normalized();
         ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
         ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, r, d);
-        ws.next_psi[d] = s.psi[d] + 0.5 * h * (s.lambda[d] + ws.next_lambda[d]);
+        ws.next_psi[d] = ffr::next_deformation(m.ffr_bodies[d], s.psi[d], s.lambda[d], ws.next_lambda[d]);
         break;
       }
       case BodyKind::Tl:

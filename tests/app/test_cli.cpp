@@ -540,6 +540,43 @@ TEST(Cli, ContactSurfaceOfFfrBodies) {
   EXPECT_EQ(last.substr(0, last.find(',')), "4") << last;
 }
 
+// how modal ffr bodies integrate the modes the step does not resolve: a bad value of the key or of
+// the option exits with code 2 naming it; validate counts those modes and says how they move (the
+// 1 m stone block at h = 1e-3 s: its 6 lowest modes have h ω above 2)
+TEST(Cli, UnresolvedModesOfModalBodies) {
+  const fs::path dir = fresh_dir("unresolved_modes");
+  std::string json = ffr_block_scene("3.5e10", "0.01");
+  const std::string elements = R"("elements": [2, 2, 2])";
+  json.insert(json.find(elements) + elements.size(), R"(, "modes": 6, "unresolved_modes": "euler")");
+  const Result bad = run_nscd("run " + write_scene(dir, json).string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("bodies[1].unresolved_modes: expected one of \"trapezoidal\", \"backward_euler\", found "
+                            "\"euler\""),
+            std::string::npos)
+      << bad.output;
+  json.replace(json.find("\"euler\""), 7, "\"backward_euler\"");
+  const Result damped = run_nscd("validate " + write_scene(dir, json).string());
+  ASSERT_EQ(damped.exit_code, 0) << damped.output;
+  EXPECT_NE(damped.output.find("; 6 with h ω > 2 integrated by backward Euler"), std::string::npos) << damped.output;
+  const std::string key = R"(, "unresolved_modes": "backward_euler")";
+  json.erase(json.find(key), key.size());
+  const fs::path scene = write_scene(dir, json);
+  const Result ringing = run_nscd("validate " + scene.string());
+  ASSERT_EQ(ringing.exit_code, 0) << ringing.output;
+  EXPECT_NE(ringing.output.find("; 6 with h ω > 2 ring undamped (\"unresolved_modes\": \"backward_euler\" damps them)"),
+            std::string::npos)
+      << ringing.output;
+  const Result option = run_nscd("run " + scene.string() + " --unresolved-modes implicit --out " + (dir / "out").string());
+  EXPECT_EQ(option.exit_code, 2) << option.output;
+  EXPECT_NE(option.output.find("--unresolved-modes implicit: expected trapezoidal or backward_euler"),
+            std::string::npos)
+      << option.output;
+  EXPECT_EQ(run_nscd("run " + scene.string() + " --unresolved-modes backward_euler --quiet --out " +
+                     (dir / "out").string())
+                .exit_code,
+            0);
+}
+
 // the newcomer's first run (tools/setup.sh demo): every step converges, no warning
 TEST(Cli, DefaultSceneRunsClean) {
   const fs::path dir = fresh_dir("default_scene");

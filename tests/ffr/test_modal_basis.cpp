@@ -5,6 +5,7 @@
 // the full ones.
 
 #include "ffr/ffr_body.hpp"
+#include "ffr/ffr_dynamics.hpp"
 #include "ffr/linear_elasticity.hpp"
 #include "nscd/core/error.hpp"
 #include "test_meshes.hpp"
@@ -134,6 +135,57 @@ TEST(ModalBasis, ReducedMatricesAreTheProjectionsOfTheFullOnes) {
   const Eigen::VectorXd xi = Eigen::VectorXd::LinSpaced(kModes, 1.0, 2.0);
   EXPECT_TRUE(node_rows(modal, xi, node).isApprox(Vec3((phi * xi).segment<3>(3 * node)), 1e-14));
   EXPECT_TRUE(nodal_field(modal, xi).isApprox(phi * xi, 1e-14));
+}
+
+// eq. (R3): under a constant load, from rest, the modes the step does not resolve (ω_j h > 2) come
+// to their static deflection ξ_j = F_j / (h ω_j²) with backward Euler, whose error shrinks by
+// 1 / √(1 + ω_j² h²) ≤ 0.45 a step (60 steps: below 1e-20, so round-off sets the bound, 1e-9
+// relative); the trapezoidal rule keeps them ringing about it with the amplitude of the start,
+// the deviation coming back above half the deflection within any 20 steps (the phase advances
+// by 2 atan(ω_j h / 2) > 90° a step). The resolved modes take θ = ½ in both bodies, bit for bit.
+TEST(ModalBasis, UnresolvedModesSettleOnTheirStaticDeflectionWithBackwardEuler) {
+  const Mesh m = make_box_mesh(kSize, {2, 2, 3});
+  auto basis = std::make_shared<const ModalBasis>(modal_basis(m, kStone.density, kStone.young, kStone.poisson, kModes));
+  const Eigen::VectorXd& omega2 = basis->omega2;
+  ASSERT_LT(omega2[3], omega2[4]);
+  const double h = 2.0 / std::sqrt(std::sqrt(omega2[3] * omega2[4]));  // ω₃ h < 2 < ω₄ h
+  const FfrMaterial undamped{kStone.density, kStone.young, kStone.poisson, 0.0, 0.0};
+  const FfrBody trapezoidal = make_ffr_body(m, undamped, h, basis);
+  const FfrBody euler = make_ffr_body(m, undamped, h, basis, UnresolvedModes::BackwardEuler);
+  EXPECT_EQ(trapezoidal.theta.size(), 0);
+  ASSERT_EQ(euler.theta.size(), kModes);
+  const Eigen::VectorXd F = 1e-3 * Eigen::VectorXd::LinSpaced(kModes, 1.0, 2.0);  // impulse per step
+  const Eigen::VectorXd response_t = trapezoidal.implicit->solve(F), response_e = euler.implicit->solve(F);
+  for (int j = 0; j < kModes; ++j) {
+    EXPECT_EQ(euler.theta[j], j < 4 ? 0.5 : 1.0) << j;
+    // Â₊ of eq. (R3), 1 + h² ω² for θ = 1: one division, round-off
+    if (j >= 4) {
+      EXPECT_NEAR(response_e[j], F[j] / (1 + h * h * omega2[j]), 1e-14 * F[j]) << j;
+    }
+  }
+  Eigen::VectorXd psi_t = Eigen::VectorXd::Zero(kModes), lambda_t = psi_t, psi_e = psi_t, lambda_e = psi_t;
+  Eigen::VectorXd deviation = Eigen::VectorXd::Zero(kModes);  // the trapezoidal rule's, largest over steps 40–60
+  for (int n = 0; n < 60; ++n) {
+    const Eigen::VectorXd next_t = deformation_base(trapezoidal, psi_t, lambda_t) + response_t;
+    const Eigen::VectorXd next_e = deformation_base(euler, psi_e, lambda_e) + response_e;
+    psi_t = next_deformation(trapezoidal, psi_t, lambda_t, next_t);
+    psi_e = next_deformation(euler, psi_e, lambda_e, next_e);
+    lambda_t = next_t;
+    lambda_e = next_e;
+    if (n >= 40)
+      for (int j = 0; j < kModes; ++j)
+        deviation[j] = std::max(deviation[j], std::abs(psi_t[j] - F[j] / (h * omega2[j])));
+  }
+  for (int j = 0; j < kModes; ++j) {
+    const double statics = F[j] / (h * omega2[j]);
+    if (j < 4) {
+      EXPECT_EQ(psi_e[j], psi_t[j]) << j;
+      EXPECT_EQ(lambda_e[j], lambda_t[j]) << j;
+      continue;
+    }
+    EXPECT_NEAR(psi_e[j], statics, 1e-9 * statics) << j;
+    EXPECT_GT(deviation[j], 0.5 * statics) << j;
+  }
 }
 
 TEST_P(ModalBasisOnMesh, StaticCorrectionHoldsTheStaticResponseToLoadsAtItsNodes) {
