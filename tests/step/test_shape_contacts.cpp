@@ -6,6 +6,7 @@
 
 #include "contact/surface_projection.hpp"
 #include "ffr/mesh.hpp"
+#include "nscd/core/error.hpp"
 #include "nscd/io/shape_mesh.hpp"
 #include "nscd/step/contact_problem.hpp"
 #include "nscd/step/energy.hpp"
@@ -399,6 +400,13 @@ TEST(ShapeContacts, ThreeBlocksOnTheirFacesFollowTotalLagrangian) {
 
 // the arch of scenes/arch.json with every voussoir an undamped FFR body (12 modes, meshing.size
 // 0.15 m) in contact on its faces
+// the index of the arch's crown voussoir, "voussoir_7"
+std::size_t crown(const Model& m) {
+  const auto it = std::find_if(m.bodies.begin(), m.bodies.end(), [](const BodyModel& b) { return b.name == "voussoir_7"; });
+  NSCD_DEMAND(it != m.bodies.end());
+  return static_cast<std::size_t>(it - m.bodies.begin());
+}
+
 io::Scene modal_arch_on_faces() {
   io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/arch.json");
   for (io::Body& body : scene.bodies)
@@ -454,10 +462,7 @@ TEST(ShapeContacts, ModalArchOnItsFacesStandsAtTightTolerance) {
   scene.solver.tolerance = 1e-8;
   scene.solver.max_iterations = 100000;
   test::Simulation sim(scene);
-  const auto crown = std::find_if(sim.model.bodies.begin(), sim.model.bodies.end(),
-                                  [](const BodyModel& b) { return b.name == "voussoir_7"; });
-  ASSERT_NE(crown, sim.model.bodies.end());
-  const auto b = static_cast<std::size_t>(crown - sim.model.bodies.begin());
+  const std::size_t b = crown(sim.model);
   const double z0 = sim.state.x[b].z();
   double z_half = 0;
   for (long n = 0; n < 1000; ++n) {
@@ -481,10 +486,7 @@ TEST(ShapeContacts, ModalArchWithBackwardEulerOnItsUnresolvedModesRestsInFewSwee
   io::Scene scene = modal_arch_on_faces();
   scene.ffr.damp_unresolved = true;
   test::Simulation sim(scene);
-  const auto crown = std::find_if(sim.model.bodies.begin(), sim.model.bodies.end(),
-                                  [](const BodyModel& b) { return b.name == "voussoir_7"; });
-  ASSERT_NE(crown, sim.model.bodies.end());
-  const auto b = static_cast<std::size_t>(crown - sim.model.bodies.begin());
+  const std::size_t b = crown(sim.model);
   const double z0 = sim.state.x[b].z();
   std::vector<int> sweeps;
   for (long n = 0; n < 300; ++n) {
