@@ -44,10 +44,12 @@
 ///  (R3) Â₊,jj = 1 + h θ_j c_j + h² θ_j² ω_j²,   Â₋,jj = 1 − h (1 − θ_j) c_j − h² θ_j (1 − θ_j) ω_j²,
 ///       ξ_{j,i+1} = ξ_{j,i} + h (θ_j η_{j,i+1} + (1 − θ_j) η_{j,i}),    c_j = α + β ω_j²,
 ///
-/// (R1) for θ_j = ½. For θ_j = 1 the amplification of the free mode is 1/(1 + c_j h + ω_j² h²) per
-/// step: it comes to its quasi-static response to the step's loads within a few steps, as the
-/// mode-acceleration method treats truncated modes [Craig & Kurdila 2006], instead of
-/// ringing about it.
+/// (R1) for θ_j = ½. For θ_j = 1 the free mode's two eigenvalues per step have the product
+/// 1/(1 + c_j h + ω_j² h²), so its amplitude falls by 1/√(1 + ω_j² h²) ≤ 0.45 a step when undamped:
+/// it comes to its quasi-static response to the step's loads within a few steps, as the
+/// mode-acceleration method treats truncated modes [Craig & Kurdila 2006], instead of ringing
+/// about it. The rule dissipates ½ (Δη_j² + ω_j² Δξ_j²) a step, which the energy balance
+/// (nscd/step/energy_balance.hpp) does not count.
 ///
 /// References: [Lozovskiy & Dubois 2016] The method of a floating frame of reference for
 ///             non-smooth contact dynamics, Eur. J. Mech. A/Solids 58, eqs. (15)–(24);

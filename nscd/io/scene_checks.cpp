@@ -45,8 +45,9 @@ std::string unresolved_modes(const ffr::FfrBody& fe) {
   if (n == 0) return "";
   if (fe.unresolved == ffr::UnresolvedModes::BackwardEuler)
     return fmt::format("; {} with h ω > {:g} integrated by backward Euler", n, ffr::kResolvedOmegaH);
-  return fmt::format("; {} with h ω > {:g} ring undamped (\"unresolved_modes\": \"backward_euler\" damps them)", n,
-                     ffr::kResolvedOmegaH);
+  return fmt::format("; {} with h ω > {:g}, which the trapezoidal rule keeps ringing unless damped "
+                     "(\"unresolved_modes\": \"backward_euler\" settles them)",
+                     n, ffr::kResolvedOmegaH);
 }
 
 struct BodyScale {
