@@ -106,7 +106,7 @@ void write_frames(const CollapseOptions& o, const io::Scene& scene, const Vec3& 
   const auto observe = [&](const StepStartVelocities& start, const State& s, const StepWorkspace& ws,
                            const StepReport& report) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
-    files.after_step(start, s, ws.contacts, report, wall, diagnostics);
+    files.after_step(start, s, ws, report, wall, diagnostics);
     last = s;
     last_report = report;
     timings = ws.timings;

@@ -66,7 +66,7 @@ StepReport run_steps(const RunOptions& o, const Model& m, State& s, StepWorkspac
     if (report.status != StepStatus::Ok) break;
     if (ws.contacts.bond_breaks.total() > 0)
       logger().info("{}", describe_breaks(m, s.t, ws.contacts.active, ws.contacts.bond_breaks));
-    files.after_step(start, s, ws.contacts, report,
+    files.after_step(start, s, ws, report,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                      diagnostics);
     show_progress(o, m, s, report, progress, next_log);

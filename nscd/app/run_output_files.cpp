@@ -39,10 +39,11 @@ void warn_large_strain_once(RunDiagnostics& d, const Model& m, const State& s) {
 // the step's contact problem and solution, replayable with `nscd solve` (a step without
 // contacts has no problem: FCLIB cannot store an empty one); with cohesive bonds, the shifted
 // problem solved and its solution r̃ = r + s (nscd/step/cohesion.hpp eq. (3))
-void dump_problem(const Model& m, const RunOutputOptions& o, const State& s, const StepContacts& contacts) {
+void dump_problem(const Model& m, const RunOutputOptions& o, const State& s, const StepWorkspace& ws) {
+  const StepContacts& contacts = ws.contacts;
   if (!o.dump_every || s.step % *o.dump_every != 0 || contacts.problem.nc() == 0) return;
   // with the body form when the step had one (rigid bodies, solver auto): a global problem
-  io::write_fclib_solution(o.dir / fmt::format("problem_{:06d}.hdf5", s.step), assembled_copy(m, contacts),
+  io::write_fclib_solution(o.dir / fmt::format("problem_{:06d}.hdf5", s.step), assembled_copy(m, ws),
                            contacts.cohesion_shift.size() == 0 ? contacts.solution.r
                                                                : Eigen::VectorXd(contacts.solution.r + contacts.cohesion_shift),
                            contacts.solution.u,
@@ -145,13 +146,14 @@ void RunOutputFiles::write_checkpoint_now(const State& s, const RunDiagnostics& 
   io::keep_last_checkpoints(m_o.dir, kCheckpointsKept);
 }
 
-void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s, const StepContacts& contacts,
+void RunOutputFiles::after_step(const StepStartVelocities& start, const State& s, const StepWorkspace& ws,
                                 const StepReport& report, double wall_seconds, RunDiagnostics& d) {
+  const StepContacts& contacts = ws.contacts;
   note_step(d, m_m, start, s, contacts, report);
   m_out.append_history(io::history_row(m_m, s, report, wall_seconds, d.energy));
   {
     ScopedTimer timer(&m_seconds);
-    dump_problem(m_m, m_o, s, contacts);
+    dump_problem(m_m, m_o, s, ws);
   }
   if (s.step % m_m.output_every == 0 || s.step == m_m.n_steps) {
     write_frame(s, io::contact_frame(m_m, contacts), io::joint_frame(m_m, s, contacts));

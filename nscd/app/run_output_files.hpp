@@ -70,9 +70,9 @@ class RunOutputFiles {
   RunOutputFiles(const Model& m, const State& s, RunOutputOptions o, const io::OutputPosition* resume,
                  nlohmann::json header);
 
-  /// The files of the step just made (from velocities `start` to `s`, solved `contacts`), its
-  /// diagnostics noted in `d` (note_step).
-  void after_step(const StepStartVelocities& start, const State& s, const StepContacts& contacts,
+  /// The files of the step just made (from velocities `start` to `s`, its contacts solved in
+  /// ws.contacts), its diagnostics noted in `d` (note_step).
+  void after_step(const StepStartVelocities& start, const State& s, const StepWorkspace& ws,
                   const StepReport& report, double wall_seconds, RunDiagnostics& d);
 
   /// Ends the output at `s`, the last finite state: its frame when the last step failed and it was

@@ -157,12 +157,16 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
 }
 
 // W of the active contacts at the current rotations
-void assemble(const Model& m, StepWorkspace& ws) {
+solvers::DelassusMatrix delassus(const Model& m, const StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
   const std::vector<FfrStepData>& ffr = ws.ffr;
-  ws.contacts.problem.W = assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &ffr](int p, int q) {
+  return assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &ffr](int p, int q) {
     return mesh_block(ffr, points[p], points[q]);
   });
+}
+
+void assemble(const Model& m, StepWorkspace& ws) {
+  ws.contacts.problem.W = delassus(m, ws);
   ws.contacts.delassus_assembled = true;
   ++ws.contacts.delassus_assemblies;
 }
@@ -334,9 +338,9 @@ const solvers::FrictionProblem& assembled_problem(const Model& m, StepWorkspace&
   return ws.contacts.problem;
 }
 
-solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& contacts) {
-  solvers::FrictionProblem p = contacts.problem;
-  if (!contacts.delassus_assembled) p.W = assemble_delassus(contacts.active.jacobians(), m.nb());
+solvers::FrictionProblem assembled_copy(const Model& m, const StepWorkspace& ws) {
+  solvers::FrictionProblem p = ws.contacts.problem;
+  if (!ws.contacts.delassus_assembled) p.W = delassus(m, ws);
   return p;
 }
 
@@ -347,7 +351,44 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
     linearize(m, s, ws, active[i].point, active[i].sides, active.jacobian(i));
     ws.contacts.problem.q.segment<3>(3 * i) = free_velocity(m, s, ws, i);
   }
-  assemble(m, ws);
+  ws.contacts.delassus_assembled = false;
+}
+
+Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const Eigen::VectorXd& r) {
+  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  const int nc = static_cast<int>(jacobians.size());
+  std::vector<Vec6> dv(static_cast<std::size_t>(m.nb()), Vec6::Zero());
+  for (int i = 0; i < nc; ++i)
+    for (int side = 0; side < 2; ++side)
+      if (jacobians[i].movable[side]) dv[jacobians[i].body[side]].noalias() += jacobians[i].Y[side] * r.segment<3>(3 * i);
+  std::vector<Eigen::VectorXd> z(static_cast<std::size_t>(m.nb()));
+  std::vector<Vec3> mean(static_cast<std::size_t>(m.nb()), Vec3::Zero());
+  for (const MeshPoint& p : ws.mesh_points) {
+    const Vec3 c = p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
+    if (z[p.body].size() == 0) z[p.body] = Eigen::VectorXd::Zero(p.Z.rows());
+    z[p.body].noalias() += p.Z * c;
+    mean[p.body] += p.mean_Z * c;
+  }
+  Eigen::VectorXd u(3 * static_cast<Eigen::Index>(nc));
+  for (int i = 0; i < nc; ++i) {
+    Vec3 ui = Vec3::Zero();
+    for (int side = 0; side < 2; ++side)
+      if (jacobians[i].movable[side]) ui.noalias() += jacobians[i].G[side] * dv[jacobians[i].body[side]];
+    u.segment<3>(3 * i) = ui;
+  }
+  for (const MeshPoint& p : ws.mesh_points) {
+    const Eigen::VectorXd& zb = z[p.body];
+    Vec3 local;
+    if (p.slot >= 0) {
+      local = p.rows_t.transpose() * zb;
+    } else {
+      local = -mean[p.body];
+      for (int k = 0; k < 3; ++k)
+        if (p.side.nodes[k] >= 0) local += p.side.weights[k] * zb.segment<3>(3 * static_cast<Eigen::Index>(p.side.nodes[k]));
+    }
+    u.segment<3>(3 * static_cast<Eigen::Index>(p.contact)) += p.OtC.transpose() * local;
+  }
+  return u;
 }
 
 }  // namespace nscd

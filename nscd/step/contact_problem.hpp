@@ -34,12 +34,22 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws);
 /// diagonal blocks (the same W build_problem assembles otherwise).
 const solvers::FrictionProblem& assembled_problem(const Model& m, StepWorkspace& ws);
 
-/// A copy of contacts.problem with W whole, for readers of a finished step (the FCLIB dump).
-solvers::FrictionProblem assembled_copy(const Model& m, const StepContacts& contacts);
+/// A copy of ws.contacts.problem with W whole, for readers of a finished step (the FCLIB dump).
+solvers::FrictionProblem assembled_copy(const Model& m, const StepWorkspace& ws);
 
-/// Algorithm 1's outer loop [Lozovskiy & Dubois 2016]: the Jacobians, q and W again at the
-/// rotations of the last Rotator pass (ws.ffr), for the same active contacts.
+/// Algorithm 1's outer loop [Lozovskiy & Dubois 2016]: the Jacobians and q again at the rotations
+/// of the last Rotator pass (ws.ffr), for the same active contacts; W is left to
+/// assembled_problem(), since the outer loop often ends on this linearisation's error test
+/// (delassus_product) without another solve.
 void relinearize(const Model& m, const State& s, StepWorkspace& ws);
+
+/// W r of eq. (4) at the current linearisation without W (eq. (4) summed body by body): the
+/// frames' velocity change Δv_b = Σ Y r of solvers/contact_bodies.hpp eq. (2), and on each
+/// deformable body the deformation velocity z_b = Σ_q Z_q OtC_q r_q of its points (with its
+/// translational-inertia part Σ_q mean_Z_q OtC_q r_q), which eq. (6)'s blocks sum pair by pair;
+/// then (W r)_α = Σ_s G_αs Δv_b(α,s) + Σ_p OtC_pᵀ (H̄_p z_b(p)), O(points × coordinates) where W
+/// has a block for every pair of points on a body.
+Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const Eigen::VectorXd& r);
 
 /// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) of the active
 /// contacts of ws: M = blockdiag(m I, J_W), J_W the inverse of the free motion's

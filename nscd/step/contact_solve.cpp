@@ -25,9 +25,10 @@ constexpr double kForcing = 0.1;
 
 // stage 5 with FE bodies: Algorithm 1 of [Lozovskiy & Dubois 2016], outer iterations on R. Each
 // outer iteration solves (W, q) with the step's solver from the last impulses, runs the inner loop
-// (solve_inner) on the result and re-linearises W and q at the state it leaves; the loop ends when
+// (solve_inner) on the result and re-linearises q and W at the state it leaves; the loop ends when
 // the impulses of the last solve meet the tolerance on the re-linearised problem (on eq. (3) of
-// error_measure.hpp, whatever the solver's own measure), or once the solves have used the
+// error_measure.hpp, whatever the solver's own measure, with W r formed body by body:
+// delassus_product, W itself being assembled only for a next solve), or once the solves have used the
 // solver's budget of iterations (stopping.max_iterations for the whole step). The first solve is
 // on the problem of build_problem, linearised at the free motion. The paper does one NLGS sweep per
 // outer iteration; a solve to the tolerance does the same sweeps without the re-linearisations
@@ -54,10 +55,10 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   solvers::SolverOptions options = m.step.solver;
   int used = 0;  // the solves' iterations so far
   while (true) {
-    const solvers::FrictionProblem& p = ws.contacts.problem;
     if (ws.contacts.outer_iterations > 0) {
       relinearize(m, s, ws);
-      solution.error = solvers::error_measure(p, r, p.W.apply(r) + p.q);
+      const solvers::FrictionProblem& p = ws.contacts.problem;
+      solution.error = solvers::error_measure(p, r, delassus_product(m, ws, r) + p.q);
       solution.status = solution.error <= stopping.tolerance ? solvers::SolverStatus::Converged
                                                              : solvers::SolverStatus::MaxIterations;
       if (solution.status == solvers::SolverStatus::Converged || used >= stopping.max_iterations) break;
@@ -65,7 +66,7 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
     options.stopping().max_iterations = stopping.max_iterations - used;
     if (ws.contacts.outer_iterations > 0)
       options.stopping().tolerance = std::max(stopping.tolerance, kForcing * solution.error);
-    solution = solvers::solve(p, options, r);
+    solution = solvers::solve(assembled_problem(m, ws), options, r);
     ++ws.contacts.outer_iterations;
     used += std::max(solution.iterations, 1);  // a solve without iterations still spends the budget
     solution.iterations = used;

@@ -70,7 +70,7 @@ const StepReport& Simulation::step() {
   }
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (m_output)
-    m_output->after_step(velocities, m_state, m_ws.contacts, m_report, wall_seconds, m_diagnostics);
+    m_output->after_step(velocities, m_state, m_ws, m_report, wall_seconds, m_diagnostics);
   else
     app::note_step(m_diagnostics, m_model, velocities, m_state, m_ws.contacts, m_report);
   return m_report;
