@@ -28,8 +28,10 @@ constexpr double kForcing = 0.1;
 // (solve_inner) on the result and re-linearises q and W at the state it leaves; the loop ends when
 // the impulses of the last solve meet the tolerance on the re-linearised problem (on eq. (3) of
 // error_measure.hpp, whatever the solver's own measure, with W r formed body by body:
-// delassus_product, W itself being assembled only for a next solve), or once the solves have used the
-// solver's budget of iterations (stopping.max_iterations for the whole step). The first solve is
+// delassus_product, W itself being assembled only for a next solve, so that the measure's
+// weights tr(W_ii)/3 are those of the last assembly, at rotations a few micro-radians away), or
+// once the solves have used the solver's budget of iterations (stopping.max_iterations for the
+// whole step). The first solve is
 // on the problem of build_problem, linearised at the free motion. The paper does one NLGS sweep per
 // outer iteration; a solve to the tolerance does the same sweeps without the re-linearisations
 // between them, which change q little within a step of stiff bodies: on the arch of 15 voussoirs
