@@ -5,6 +5,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
+
 namespace nscd::ffr {
 namespace {
 
@@ -54,10 +56,10 @@ void add_mass_properties(const SparseMatrix& M, Mesh& mesh, FfrBody& body) {
 void set_unresolved_theta(const SparseMatrix& C, SparseMatrix& A_plus, FfrBody& body) {
   const double h = body.h;
   const Eigen::VectorXd& omega2 = body.modes->omega2;
-  if (!(omega2.array() * h * h > kResolvedOmegaH * kResolvedOmegaH).any()) return;
+  if (std::none_of(omega2.begin(), omega2.end(), [h](double w2) { return unresolved(w2, h); })) return;
   body.theta = Eigen::VectorXd::Constant(omega2.size(), 0.5);
   for (Eigen::Index j = 0; j < omega2.size(); ++j) {
-    if (omega2[j] * h * h <= kResolvedOmegaH * kResolvedOmegaH) continue;
+    if (!unresolved(omega2[j], h)) continue;
     body.theta[j] = 1.0;
     A_plus.coeffRef(j, j) = 1.0 + h * C.coeff(j, j) + h * h * omega2[j];
     body.explicit_matrix.coeffRef(j, j) = 1.0;

@@ -86,6 +86,9 @@ enum class UnresolvedModes { Trapezoidal, BackwardEuler };
 /// ω_j h above which a mode counts as unresolved by the step h (eq. R3).
 constexpr double kResolvedOmegaH = 2.0;
 
+/// Whether a mode of ω² = omega2 is unresolved by the step h: ω h > kResolvedOmegaH.
+inline bool unresolved(double omega2, double h) { return omega2 * h * h > kResolvedOmegaH * kResolvedOmegaH; }
+
 struct FfrBody {
   Mesh mesh;                    // nodes X in the body frame (origin at the centre of mass)
   Surface surface;              // boundary triangles and nodes

@@ -40,8 +40,8 @@ constexpr double kMassSolveTolerance = 1e-10;
 // of a modal body's line: how many of its modes the step does not resolve (ffr_body.hpp eq. R3)
 // and how they are integrated
 std::string unresolved_modes(const ffr::FfrBody& fe) {
-  const double limit = ffr::kResolvedOmegaH / fe.h;
-  const auto n = (fe.modes->omega2.array() > limit * limit).count();
+  const Eigen::VectorXd& omega2 = fe.modes->omega2;
+  const auto n = std::count_if(omega2.begin(), omega2.end(), [&fe](double w2) { return ffr::unresolved(w2, fe.h); });
   if (n == 0) return "";
   if (fe.unresolved == ffr::UnresolvedModes::BackwardEuler)
     return fmt::format("; {} with h ω > {:g} integrated by backward Euler", n, ffr::kResolvedOmegaH);
