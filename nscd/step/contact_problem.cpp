@@ -376,18 +376,9 @@ Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const 
       if (jacobians[i].movable[side]) ui.noalias() += jacobians[i].G[side] * dv[jacobians[i].body[side]];
     u.segment<3>(3 * i) = ui;
   }
-  for (const MeshPoint& p : ws.mesh_points) {
-    const Eigen::VectorXd& zb = z[p.body];
-    Vec3 local;
-    if (p.slot >= 0) {
-      local = p.rows_t.transpose() * zb;
-    } else {
-      local = -mean[p.body];
-      for (int k = 0; k < 3; ++k)
-        if (p.side.nodes[k] >= 0) local += p.side.weights[k] * zb.segment<3>(3 * static_cast<Eigen::Index>(p.side.nodes[k]));
-    }
-    u.segment<3>(3 * static_cast<Eigen::Index>(p.contact)) += p.OtC.transpose() * local;
-  }
+  for (const MeshPoint& p : ws.mesh_points)
+    u.segment<3>(3 * static_cast<Eigen::Index>(p.contact)) +=
+        point_deformable_velocity(*finite_element_body(m, p.body), p, z[p.body], mean[p.body]);
   return u;
 }
 

@@ -113,12 +113,15 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
   return OtC.transpose() * (interpolate(fe, side, lambda) - mean_lambda);
 }
 
+Vec3 point_deformable_velocity(const ffr::FfrBody& fe, const MeshPoint& point, const Eigen::VectorXd& lambda,
+                               const Vec3& mean_lambda) {
+  if (point.rows_t.size() == 0) return deformable_velocity(fe, point.side, point.OtC, lambda, mean_lambda);
+  return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(lambda) - mean_lambda);
+}
+
 Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point) {
   const FfrStepData& data = ffr[point.ffr_index];
-  if (point.rows_t.size() == 0)
-    return deformable_velocity(m.ffr_bodies[point.ffr_index], point.side, point.OtC, data.lambda_free,
-                               data.mean_lambda_free);
-  return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(data.lambda_free) - data.mean_lambda_free);
+  return point_deformable_velocity(m.ffr_bodies[point.ffr_index], point, data.lambda_free, data.mean_lambda_free);
 }
 
 void modal_blocks(const Model& m, std::vector<MeshPoint>& points, std::vector<FfrStepData>& ffr) {

@@ -108,8 +108,13 @@ int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoin
 Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat3& OtC, const Eigen::VectorXd& lambda,
                          const Vec3& mean_lambda);
 
-/// deformable_velocity of an FFR point at its current rotation for λ_free: OtCᵀ (H̄_α λ_free − mean),
-/// H̄_α λ_free = rows_tᵀ λ_free (3 dot products of length k) on a modal body.
+/// deformable_velocity at a mesh point of a body with finite-element constants fe, at the point's
+/// current rotation: OtCᵀ (H̄_α λ − mean), H̄_α λ = rows_tᵀ λ (3 dot products of length k) on a
+/// modal body.
+Vec3 point_deformable_velocity(const ffr::FfrBody& fe, const MeshPoint& point, const Eigen::VectorXd& lambda,
+                               const Vec3& mean_lambda);
+
+/// point_deformable_velocity of an FFR point for λ_free.
 Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point);
 
 /// H̄_p Z_q between all the points of each modal FFR body, which the rotations leave unchanged
