@@ -101,7 +101,7 @@ void add_responses(FfrBody& body) {
       }
   }
   if (body.modes) {
-    const Eigen::MatrixXd& phi = body.modes->phi;
+    const ModeMatrix& phi = body.modes->phi;
     body.euler_response = solve_columns(*body.implicit, MatrixX3(phi.transpose() * euler));
     body.centrifugal_response =
         solve_columns(*body.implicit, Eigen::Matrix<double, Eigen::Dynamic, 9>(phi.transpose() * centrifugal));

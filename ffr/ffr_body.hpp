@@ -130,21 +130,22 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
 /// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).
 MatrixX3 node_response(const FfrBody& body, int node);
 
-/// Φ_node v (3) of the modal basis phi (3nn × k) for a vector v (k): the three rows of node `node`
-/// dotted with v in one pass over j = 0 … k − 1, each sum from its first term on.
+/// Φ_node v (3) of the modal basis phi (3nn × k, by rows) for a vector v (k): the three rows of
+/// node `node` dotted with v in one pass over j = 0 … k − 1, each sum from its first term on.
 template <class Derived>
-Vec3 modal_node_values(const Eigen::MatrixXd& phi, const Eigen::MatrixBase<Derived>& v, int node) {
-  if (phi.cols() == 0) return Vec3::Zero();
-  const double* column = phi.data() + 3 * static_cast<Eigen::Index>(node);
-  Vec3 sum(column[0] * v[0], column[1] * v[0], column[2] * v[0]);
-  for (Eigen::Index j = 1; j < phi.cols(); ++j) {
-    column += phi.outerStride();
+Vec3 modal_node_values(const ModeMatrix& phi, const Eigen::MatrixBase<Derived>& v, int node) {
+  const Eigen::Index k = phi.cols();
+  if (k == 0) return Vec3::Zero();
+  const double* x = phi.data() + 3 * static_cast<Eigen::Index>(node) * k;
+  const double *y = x + k, *z = y + k;
+  double sx = x[0] * v[0], sy = y[0] * v[0], sz = z[0] * v[0];
+  for (Eigen::Index j = 1; j < k; ++j) {
     const double v_j = v[j];
-    sum[0] += column[0] * v_j;
-    sum[1] += column[1] * v_j;
-    sum[2] += column[2] * v_j;
+    sx += x[j] * v_j;
+    sy += y[j] * v_j;
+    sz += z[j] * v_j;
   }
-  return sum;
+  return {sx, sy, sz};
 }
 
 /// The nodal values at node `node` of the deformation coordinates v (ncoordinates × c, e.g. ψ,

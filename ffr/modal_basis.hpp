@@ -66,9 +66,13 @@ struct NodalLoad {
   Vec3 direction = Vec3::UnitZ();
 };
 
+/// Φ stored by rows: the three rows of a node, which a contact point's interpolation reads, are
+/// adjacent in memory (3 (k + c) numbers) instead of spread over k + c columns of 3nn.
+using ModeMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 /// The modes (1)–(3) of a mesh and the inertia invariants of (4).
 struct ModalBasis {
-  Eigen::MatrixXd phi;     // Φ (3nn × (k + c)), dof 3 node + d
+  ModeMatrix phi;          // Φ (3nn × (k + c)), dof 3 node + d
   Eigen::VectorXd omega2;  // ω_j², ascending [1/s²]
   std::vector<Mat3> P;     // P_ab at a + k b [kg]
   std::vector<Mat3> Q;     // Q_a [kg m]

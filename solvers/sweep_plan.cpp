@@ -81,6 +81,8 @@ void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionPro
 }  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
+  // no colour can be larger than W
+  if (W.nc() < SweepPlan{}.min_parallel_chunks * chunk_size) return index_order_plan(W.nc());
   return make_sweep_plan(color_contacts(W), chunk_size);
 }
 

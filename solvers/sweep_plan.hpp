@@ -50,7 +50,8 @@ struct SweepPlan {
 };
 
 /// Colours W and cuts every colour into chunks of chunk_size contacts (the last one shorter);
-/// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead. @pre chunk_size ≥ 1.
+/// when no colour has min_parallel_chunks chunks, index_order_plan(nc) instead, without colouring
+/// when W is too small to have such a colour. @pre chunk_size ≥ 1.
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size = 32);
 
 /// The same from a colouring of nc contacts (color_contacts of W or of its body form).

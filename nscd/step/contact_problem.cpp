@@ -126,23 +126,24 @@ Vec3 free_deformation_velocity(const Model& m, const State& s, const StepWorkspa
   return u;
 }
 
-// the material point of side `side` of active contact i, a side on a mesh
-MeshPoint mesh_point(const Model& m, StepWorkspace& ws, int i, int side) {
+// writes into `point` the material point of side `side` of active contact i, a side on a mesh
+void set_mesh_point(const Model& m, StepWorkspace& ws, int i, int side, MeshPoint& point) {
   const ActiveContact& contact = ws.contacts.active[i];
   const int b = side == 0 ? contact.point.a : contact.point.b;
   switch (m.bodies[b].kind) {
     case BodyKind::Ffr:
-      return make_ffr_point(m, contact.point, i, side, contact.sides[side], ws.ffr);
+      set_ffr_point(m, contact.point, i, side, contact.sides[side], ws.ffr, point);
+      return;
     case BodyKind::Tl:
     case BodyKind::Linear:
-      return make_tl_point(m, contact.point, i, side, contact.sides[side], ws.tl);
+      set_tl_point(m, contact.point, i, side, contact.sides[side], ws.tl, point);
+      return;
     case BodyKind::Rigid:
     case BodyKind::Fixed:
     case BodyKind::Driven:
       break;
   }
   NSCD_DEMAND(has_mesh(m.bodies[b].kind));
-  return {};
 }
 
 // u_free of active contact i at the current rotations, with Newton restitution on approach
@@ -302,7 +303,6 @@ solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
 void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
   ActiveContacts& active = ws.contacts.active;
   active.clear();
-  ws.mesh_points.clear();
   ws.contacts.delassus_assemblies = 0;
   std::vector<Vec3> q;
   q.reserve(ws.detected.size() + ws.mesh_detected.size());
@@ -310,12 +310,16 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     activate(m, s, ws, c, sides, q);
   });
   const int nc = active.size();
+  // the mesh points rewritten in place: their matrices keep their storage from step to step
+  std::size_t n_points = 0;
   for (int i = 0; m.has_meshes() && i < nc; ++i)
     for (int side = 0; side < 2; ++side)
       if (active[i].sides[side].on_mesh()) {
-        active.jacobian(i).point[side] = static_cast<int>(ws.mesh_points.size());
-        ws.mesh_points.push_back(mesh_point(m, ws, i, side));
+        if (n_points == ws.mesh_points.size()) ws.mesh_points.emplace_back();
+        active.jacobian(i).point[side] = static_cast<int>(n_points);
+        set_mesh_point(m, ws, i, side, ws.mesh_points[n_points++]);
       }
+  ws.mesh_points.resize(n_points);
   if (m.has_meshes()) modal_blocks(m, ws.mesh_points, ws.ffr);
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;

@@ -25,18 +25,18 @@ void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& d
   free.iterations = data.rotation.iterations;
 }
 
-// a modal point's H̄_αᵀ = Σ_i w_i Φ_{k_i}ᵀ (k × 3), Φ_{k_i} the rows of node k_i in phi, summed
-// entry by entry over i; one pass over Φ's columns, whose three rows of a node are adjacent
-ffr::MatrixX3 modal_rows(const Eigen::MatrixXd& phi, const MeshSide& material_point) {
-  ffr::MatrixX3 rows_t = ffr::MatrixX3::Zero(phi.cols(), 3);
+// a modal point's H̄_αᵀ = Σ_i w_i Φ_{k_i}ᵀ (k × 3) into rows_t, Φ_{k_i} the rows of node k_i in
+// phi, summed entry by entry over i; each node's three rows are adjacent in phi (stored by rows)
+void set_modal_rows(const ffr::ModeMatrix& phi, const MeshSide& material_point, ffr::MatrixX3& rows_t) {
+  const Eigen::Index k = phi.cols();
+  rows_t.setZero(k, 3);
   for (int i = 0; i < 3; ++i) {
     if (material_point.nodes[i] < 0) continue;
     const double w = material_point.weights[i];
-    const double* column = phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]);
-    for (Eigen::Index j = 0; j < phi.cols(); ++j, column += phi.outerStride())
-      for (int c = 0; c < 3; ++c) rows_t(j, c) += w * column[c];
+    const double* row = phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]) * k;
+    for (int c = 0; c < 3; ++c)
+      for (Eigen::Index j = 0; j < k; ++j) rows_t(j, c) += w * row[c * k + j];
   }
-  return rows_t;
 }
 
 }  // namespace
@@ -60,17 +60,16 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
   }
 }
 
-MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                                      const MeshSide& material_point, std::vector<FfrStepData>& ffr) {
+void set_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                   const MeshSide& material_point, std::vector<FfrStepData>& ffr, MeshPoint& point) {
   const int d = m.bodies[side == 0 ? c.a : c.b].ffr_index;
   const ffr::FfrBody& body = m.ffr_bodies[d];
-  MeshPoint point = mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
-                                                [&body](int k) { return ffr::node_response(body, k); });
+  set_mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
+                      [&body](int k) { return ffr::node_response(body, k); }, point);
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
-  if (body.modes) point.rows_t = modal_rows(body.modes->phi, material_point);
+  if (body.modes) set_modal_rows(body.modes->phi, material_point, point.rows_t);
   orient_ffr_point(ffr, point);
-  return point;
 }
 
 void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point) {

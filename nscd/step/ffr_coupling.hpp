@@ -61,37 +61,43 @@ struct MeshPoint {
   int slot = -1;            // a modal body's point: its rank among the body's points (FfrStepData::blocks)
 };
 
-/// What the deformable point of side `side` (0: body a, 1: body b) of active contact `contact`
-/// has on every deformable body: contact, body, side, σ C_α, and Z = Σ_i w_i Z_{k_i} over the
-/// nodes k_i and weights w_i of the material point, where Z_k = responses[k] (fe.ncoordinates() × 3,
-/// fe the body's finite-element constants) is computed by response(k) when still empty. The
-/// body's indices among the FFR or TL bodies, and a modal body's rows, are left to the caller.
+/// Writes into `point` what the deformable point of side `side` (0: body a, 1: body b) of active
+/// contact `contact` has on every deformable body: contact, body, side, σ C_α, and
+/// Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material point, where
+/// Z_k = responses[k] (fe.ncoordinates() × 3, fe the body's finite-element constants) is computed
+/// by response(k) when still empty; the rest is reset. The point's matrices keep their storage
+/// (a step's points are rewritten in place). The body's indices among the FFR or TL bodies, and a
+/// modal body's rows, are left to the caller.
 template <class Response>
-MeshPoint mesh_point_base(const contact::ContactPoint& c, int contact, int side,
-                                      const MeshSide& material_point, const ffr::FfrBody& fe,
-                                      std::vector<ffr::MatrixX3>& responses, Response&& response) {
-  MeshPoint point;
+void set_mesh_point_base(const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
+                         const ffr::FfrBody& fe, std::vector<ffr::MatrixX3>& responses, Response&& response,
+                         MeshPoint& point) {
+  ffr::MatrixX3 Z = std::move(point.Z), rows_t = std::move(point.rows_t);
+  point = MeshPoint{};
+  point.Z = std::move(Z);
+  point.rows_t = std::move(rows_t);
+  point.rows_t.resize(0, 3);
   point.contact = contact;
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;
   point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-  point.Z = ffr::MatrixX3::Zero(fe.ncoordinates(), 3);
+  point.Z.setZero(fe.ncoordinates(), 3);
   for (int i = 0; i < 3; ++i) {
     const int k = material_point.nodes[i];
     if (k < 0 || material_point.weights[i] == 0.0) continue;
     if (responses[k].size() == 0) responses[k] = response(k);
     point.Z += material_point.weights[i] * responses[k];
   }
-  return point;
 }
 
 /// Start of a step for every FFR body: the data above and its free motion (v + h g, free
 /// rotation, inverse world inertia at O_{i+1}) into free[b].
 void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free);
 
-/// The deformable point of side `side` (0: body a, 1: body b) of active contact `contact`.
-MeshPoint make_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                                      const MeshSide& material_point, std::vector<FfrStepData>& ffr);
+/// Writes into `point` the deformable point of side `side` (0: body a, 1: body b) of active
+/// contact `contact`, on an FFR body.
+void set_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
+                   const MeshSide& material_point, std::vector<FfrStepData>& ffr, MeshPoint& point);
 
 /// Sets point.OtC = σ O_{i+1}ᵀ C_α for the body's current rotation (FFR points only).
 void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point);

@@ -43,8 +43,8 @@ Mat3 tl_orientation(const Model& m, int b, const Mat3& sigma_C) {
   return m.bodies[b].q0.toRotationMatrix().transpose() * sigma_C;
 }
 
-MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                              const MeshSide& material_point, std::vector<TlStepData>& tl) {
+void set_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
+                  std::vector<TlStepData>& tl, MeshPoint& point) {
   const int n = m.bodies[side == 0 ? c.a : c.b].tl_index;
   const ffr::TlBody& body = m.tl_bodies[n];
   TlStepData& data = tl[n];
@@ -57,11 +57,9 @@ MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int cont
     }
     return Z_k;
   };
-  MeshPoint point =
-      mesh_point_base(c, contact, side, material_point, body.fe, data.node_responses, response);
+  set_mesh_point_base(c, contact, side, material_point, body.fe, data.node_responses, response, point);
   point.tl_index = n;
   point.OtC = tl_orientation(m, point.body, point.sigma_C);
-  return point;
 }
 
 int solve_tl_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,

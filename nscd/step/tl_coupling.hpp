@@ -51,9 +51,10 @@ struct TlStepData {
 /// Start of a step for every TL and linear body: b and λ_free = λ₊(0).
 void begin_tl_step(const Model& m, const State& s, std::vector<TlStepData>& tl);
 
-/// The TL or linear side `side` (0: body a, 1: body b) of active contact `contact`.
-MeshPoint make_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
-                              const MeshSide& material_point, std::vector<TlStepData>& tl);
+/// Writes into `point` the TL or linear side `side` (0: body a, 1: body b) of active contact
+/// `contact`.
+void set_tl_point(const Model& m, const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
+                  std::vector<TlStepData>& tl, MeshPoint& point);
 
 /// OtC = σ R(q₀)ᵀ C_α of a side on TL or linear body b (σ C_α = sigma_C).
 Mat3 tl_orientation(const Model& m, int b, const Mat3& sigma_C);

@@ -113,7 +113,7 @@ TEST(ModalBasis, ReducedMatricesAreTheProjectionsOfTheFullOnes) {
   const Mesh m = make_box_mesh(kSize, {2, 2, 3});
   auto basis = std::make_shared<const ModalBasis>(modal_basis(m, kStone.density, kStone.young, kStone.poisson, kModes));
   const FfrBody full = make_ffr_body(m, kStone, kH), modal = make_ffr_body(m, kStone, kH, basis);
-  const Eigen::MatrixXd& phi = basis->phi;
+  const ffr::ModeMatrix& phi = basis->phi;
   const Eigen::MatrixXd K = full.stiffness;
   const Eigen::MatrixXd A_plus = Eigen::MatrixXd(full.mass_matrix) + (0.5 * kH * kStone.damping_stiffness + 0.25 * kH * kH) * K;
   const Eigen::MatrixXd A_hat = phi.transpose() * A_plus * phi;
