@@ -78,11 +78,14 @@ void fill_renumbered(const FrictionProblem& p, const Renumbering& r, FrictionPro
   });
 }
 
+// the fewest contacts a colour needs to be swept in parallel
+int smallest_parallel_color(int chunk_size) { return SweepPlan{}.min_parallel_chunks * chunk_size; }
+
 }  // namespace
 
 SweepPlan make_sweep_plan(const DelassusMatrix& W, int chunk_size) {
   // no colour can be larger than W
-  if (W.nc() < SweepPlan{}.min_parallel_chunks * chunk_size) return index_order_plan(W.nc());
+  if (W.nc() < smallest_parallel_color(chunk_size)) return index_order_plan(W.nc());
   return make_sweep_plan(color_contacts(W), chunk_size);
 }
 
@@ -95,7 +98,7 @@ SweepPlan make_sweep_plan(ContactColoring coloring, int chunk_size) {
   bool worth_coloring = false;
   for (int c = 0; c < plan.coloring.n_colors(); ++c) {
     const int size = plan.coloring.color_start[c + 1] - plan.coloring.color_start[c];
-    worth_coloring = worth_coloring || size >= plan.min_parallel_chunks * chunk_size;
+    worth_coloring = worth_coloring || size >= smallest_parallel_color(chunk_size);
   }
   if (!worth_coloring) return index_order_plan(nc);
   // each colour cut into chunks of chunk_size positions, the last one shorter
@@ -125,7 +128,7 @@ SweepPlan make_sweep_plan(const ContactBodies& b, int chunk_size) {
       }
     largest_color += any ? 0 : 1;
   }
-  if (largest_color < SweepPlan{}.min_parallel_chunks * chunk_size) return index_order_plan(b.nc());
+  if (largest_color < smallest_parallel_color(chunk_size)) return index_order_plan(b.nc());
   return make_sweep_plan(color_contacts(b), chunk_size);
 }
 

@@ -69,6 +69,7 @@ void set_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, 
   point.ffr_index = d;
   for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
   if (body.modes) set_modal_rows(body.modes->phi, material_point, point.rows_t);
+  else point.rows_t.resize(0, 3);
   orient_ffr_point(ffr, point);
 }
 

@@ -66,8 +66,8 @@ struct MeshPoint {
 /// Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material point, where
 /// Z_k = responses[k] (fe.ncoordinates() × 3, fe the body's finite-element constants) is computed
 /// by response(k) when still empty; the rest is reset. The point's matrices keep their storage
-/// (a step's points are rewritten in place). The body's indices among the FFR or TL bodies, and a
-/// modal body's rows, are left to the caller.
+/// (a step's points are rewritten in place). The body's indices among the FFR or TL bodies, and
+/// rows_t (a modal body's rows, else empty), are left to the caller.
 template <class Response>
 void set_mesh_point_base(const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
                          const ffr::FfrBody& fe, std::vector<ffr::MatrixX3>& responses, Response&& response,
@@ -76,7 +76,6 @@ void set_mesh_point_base(const contact::ContactPoint& c, int contact, int side, 
   point = MeshPoint{};
   point.Z = std::move(Z);
   point.rows_t = std::move(rows_t);
-  point.rows_t.resize(0, 3);
   point.contact = contact;
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;

@@ -59,6 +59,7 @@ void set_tl_point(const Model& m, const contact::ContactPoint& c, int contact, i
   };
   set_mesh_point_base(c, contact, side, material_point, body.fe, data.node_responses, response, point);
   point.tl_index = n;
+  point.rows_t.resize(0, 3);
   point.OtC = tl_orientation(m, point.body, point.sigma_C);
 }
 
