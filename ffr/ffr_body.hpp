@@ -64,6 +64,7 @@
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
+#include <array>
 #include <memory>
 
 namespace nscd::ffr {
@@ -130,22 +131,38 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
 /// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).
 MatrixX3 node_response(const FfrBody& body, int node);
 
-/// Φ_node v (3) of the modal basis phi (3nn × k, by rows) for a vector v (k): the three rows of
-/// node `node` dotted with v in one pass over j = 0 … k − 1, each sum from its first term on.
+/// Σ_i w_i Φ_{k_i} v (3) over N nodes k_i with weights w_i, of the modal basis phi (3nn × k, by
+/// rows), for a vector v (k): the nodes' rows dotted with v in one pass over j, the terms of even
+/// and odd j summed apart (the two lanes of an Array2d), then added, then weighted in node order.
+template <int N, class Derived>
+Vec3 modal_point_values(const ModeMatrix& phi, const Eigen::MatrixBase<Derived>& v, const std::array<int, N>& nodes,
+                        const std::array<double, N>& weights) {
+  using Lanes = Eigen::Array2d;
+  const Eigen::Index k = phi.cols();
+  std::array<const double*, 3 * N> rows;  // x, y, z of each node
+  for (int i = 0; i < N; ++i)
+    for (int c = 0; c < 3; ++c) rows[3 * i + c] = phi.data() + (3 * static_cast<Eigen::Index>(nodes[i]) + c) * k;
+  std::array<Lanes, 3 * N> sums;
+  sums.fill(Lanes::Zero());
+  Eigen::Index j = 0;
+  for (; j + 1 < k; j += 2) {
+    const Lanes v_j(v[j], v[j + 1]);
+    for (int r = 0; r < 3 * N; ++r) sums[r] += Lanes::Map(rows[r] + j) * v_j;
+  }
+  Vec3 value = Vec3::Zero();
+  for (int i = 0; i < N; ++i) {
+    Vec3 node_value;
+    for (int c = 0; c < 3; ++c) node_value[c] = sums[3 * i + c].sum();
+    if (j < k) node_value += v[j] * Vec3(rows[3 * i][j], rows[3 * i + 1][j], rows[3 * i + 2][j]);
+    value += weights[i] * node_value;
+  }
+  return value;
+}
+
+/// Φ_node v (3): modal_point_values for the one node.
 template <class Derived>
 Vec3 modal_node_values(const ModeMatrix& phi, const Eigen::MatrixBase<Derived>& v, int node) {
-  const Eigen::Index k = phi.cols();
-  if (k == 0) return Vec3::Zero();
-  const double* x = phi.data() + 3 * static_cast<Eigen::Index>(node) * k;
-  const double *y = x + k, *z = y + k;
-  double sx = x[0] * v[0], sy = y[0] * v[0], sz = z[0] * v[0];
-  for (Eigen::Index j = 1; j < k; ++j) {
-    const double v_j = v[j];
-    sx += x[j] * v_j;
-    sy += y[j] * v_j;
-    sz += z[j] * v_j;
-  }
-  return {sx, sy, sz};
+  return modal_point_values<1>(phi, v, {node}, {1.0});
 }
 
 /// The nodal values at node `node` of the deformation coordinates v (ncoordinates × c, e.g. ψ,

@@ -160,9 +160,9 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
 // W of the active contacts at the current rotations
 solvers::DelassusMatrix delassus(const Model& m, const StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
-  const std::vector<FfrStepData>& ffr = ws.ffr;
-  return assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &ffr](int p, int q) {
-    return mesh_block(ffr, points[p], points[q]);
+  const Eigen::MatrixXd oriented = orient_modal_points(points);
+  return assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &oriented](int p, int q) {
+    return mesh_block(oriented, points, p, q);
   });
 }
 
@@ -320,7 +320,6 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
         set_mesh_point(m, ws, i, side, ws.mesh_points[n_points++]);
       }
   ws.mesh_points.resize(n_points);
-  if (m.has_meshes()) modal_blocks(m, ws.mesh_points, ws.ffr);
   active.check(m);
   solvers::FrictionProblem& problem = ws.contacts.problem;
   problem.q = Eigen::Map<const Eigen::VectorXd>(q.empty() ? nullptr : q.data()->data(), 3 * nc);

@@ -1,5 +1,7 @@
 #include "nscd/step/ffr_coupling.hpp"
 
+#include <algorithm>
+#include <array>
 #include <span>
 
 namespace nscd {
@@ -32,10 +34,9 @@ void set_modal_rows(const ffr::ModeMatrix& phi, const MeshSide& material_point, 
   rows_t.setZero(k, 3);
   for (int i = 0; i < 3; ++i) {
     if (material_point.nodes[i] < 0) continue;
-    const double w = material_point.weights[i];
-    const double* row = phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]) * k;
-    for (int c = 0; c < 3; ++c)
-      for (Eigen::Index j = 0; j < k; ++j) rows_t(j, c) += w * row[c * k + j];
+    // node k_i's three rows, adjacent, are Φ_{k_i}ᵀ stored by columns
+    rows_t += material_point.weights[i] *
+              Eigen::Map<const ffr::MatrixX3>(phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]) * k, k, 3);
   }
 }
 
@@ -67,9 +68,12 @@ void set_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, 
   set_mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
                       [&body](int k) { return ffr::node_response(body, k); }, point);
   point.ffr_index = d;
-  for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
-  if (body.modes) set_modal_rows(body.modes->phi, material_point, point.rows_t);
-  else point.rows_t.resize(0, 3);
+  if (body.modes) {
+    set_modal_rows(body.modes->phi, material_point, point.rows_t);  // mean_Z stays 0 (modal_basis.hpp eq. 3)
+  } else {
+    for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
+    point.rows_t.resize(0, 3);
+  }
   orient_ffr_point(ffr, point);
 }
 
@@ -124,26 +128,64 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
   return point_deformable_velocity(m.ffr_bodies[point.ffr_index], point, data.lambda_free, data.mean_lambda_free);
 }
 
-void modal_blocks(const Model& m, std::vector<MeshPoint>& points, std::vector<FfrStepData>& ffr) {
-  std::vector<int> count(ffr.size(), 0);
-  for (MeshPoint& p : points)
-    if (p.rows_t.size() > 0) p.slot = count[p.ffr_index]++;
-  std::vector<Eigen::MatrixXd> R(ffr.size()), Z(ffr.size());
-  for (std::size_t d = 0; d < ffr.size(); ++d) {
-    R[d].resize(m.ffr_bodies[d].ncoordinates(), 3 * count[d]);
-    Z[d].resize(R[d].rows(), R[d].cols());
+namespace {
+
+// A B (k × 3) for A (k × 3) and B (3 × 3) into the columns of stride ld at out, two rows at a
+// time (the two lanes of an Array2d)
+void rotate_columns(const ffr::MatrixX3& A, const Mat3& B, double* out, Eigen::Index ld) {
+  using Lanes = Eigen::Array2d;
+  const Eigen::Index k = A.rows();
+  const double* a = A.data();
+  Eigen::Index j = 0;
+  for (; j + 1 < k; j += 2) {
+    const Lanes a0 = Lanes::Map(a + j), a1 = Lanes::Map(a + k + j), a2 = Lanes::Map(a + 2 * k + j);
+    for (int b = 0; b < 3; ++b) Lanes::Map(out + b * ld + j) = a0 * B(0, b) + a1 * B(1, b) + a2 * B(2, b);
   }
-  for (const MeshPoint& p : points) {
-    if (p.slot < 0) continue;
-    R[p.ffr_index].middleCols<3>(3 * p.slot) = p.rows_t;
-    Z[p.ffr_index].middleCols<3>(3 * p.slot) = p.Z;
-  }
-  for (std::size_t d = 0; d < ffr.size(); ++d)
-    if (count[d] > 0) ffr[d].blocks.noalias() = R[d].transpose() * Z[d];
+  if (j < k)
+    for (int b = 0; b < 3; ++b) out[b * ld + j] = a[j] * B(0, b) + a[k + j] * B(1, b) + a[2 * k + j] * B(2, b);
 }
 
-Mat3 mesh_block(const std::vector<FfrStepData>& ffr, const MeshPoint& p, const MeshPoint& q) {
-  if (p.slot >= 0) return p.OtC.transpose() * ffr[p.ffr_index].blocks.block<3, 3>(3 * p.slot, 3 * q.slot) * q.OtC;
+// Tᵀ U (3 × 3) for T and U of k rows in columns of stride ld: the sums over even and odd rows
+// kept apart (the two lanes of an Array2d) and added at the end
+Mat3 transposed_product(const double* T, const double* U, Eigen::Index k, Eigen::Index ld) {
+  using Lanes = Eigen::Array2d;
+  std::array<Lanes, 9> sum;
+  sum.fill(Lanes::Zero());
+  Eigen::Index j = 0;
+  for (; j + 1 < k; j += 2) {
+    const Lanes t[3] = {Lanes::Map(T + j), Lanes::Map(T + ld + j), Lanes::Map(T + 2 * ld + j)};
+    const Lanes u[3] = {Lanes::Map(U + j), Lanes::Map(U + ld + j), Lanes::Map(U + 2 * ld + j)};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) sum[3 * a + b] += t[a] * u[b];
+  }
+  Mat3 G;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      G(a, b) = sum[3 * a + b].sum() + (j < k ? T[a * ld + j] * U[b * ld + j] : 0.0);
+  return G;
+}
+
+}  // namespace
+
+Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points) {
+  Eigen::Index k = 0;
+  for (const MeshPoint& p : points) k = std::max(k, p.rows_t.rows());
+  Eigen::MatrixXd oriented(k, 6 * static_cast<Eigen::Index>(points.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const MeshPoint& p = points[i];
+    if (p.rows_t.size() == 0) continue;
+    double* columns = &oriented(0, 6 * static_cast<Eigen::Index>(i));
+    rotate_columns(p.rows_t, p.OtC, columns, k);
+    rotate_columns(p.Z, p.OtC, columns + 3 * k, k);
+  }
+  return oriented;
+}
+
+Mat3 mesh_block(const Eigen::MatrixXd& oriented, const std::vector<MeshPoint>& points, int ip, int iq) {
+  const MeshPoint &p = points[ip], &q = points[iq];
+  if (p.rows_t.size() > 0)
+    return transposed_product(&oriented(0, 6 * static_cast<Eigen::Index>(ip)),
+                              &oriented(0, 6 * static_cast<Eigen::Index>(iq) + 3), p.rows_t.rows(), oriented.rows());
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);

@@ -150,6 +150,8 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
 }  // namespace
 
 Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v) {
+  if (body.modes && side.nodes[0] >= 0 && side.nodes[1] >= 0 && side.nodes[2] >= 0)
+    return ffr::modal_point_values<3>(body.modes->phi, v, side.nodes, {side.weights[0], side.weights[1], side.weights[2]});
   Vec3 value = Vec3::Zero();
   for (int i = 0; i < 3; ++i)
     if (side.nodes[i] >= 0) value += side.weights[i] * ffr::node_rows(body, v, side.nodes[i]);
