@@ -126,7 +126,7 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
 /// (k × 3 each). Columns 6p … 6p + 2 hold T_p and 6p + 3 … 6p + 5 hold U_p, in their first k
 /// rows; the columns of points on nodal bodies are left unset. Formed once per assembly of W, so
 /// that a block costs 9 k products and only the blocks W stores are formed (one per pair of
-/// contacts); on the 12-mode arch this takes 257 000 instructions per step, where H̄_p Z_q for
+/// contacts); on the 12-mode arch this takes 258 000 instructions per step, where H̄_p Z_q for
 /// every pair of a body's points in one matrix product, then rotated block by block, took 484 000.
 Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points);
 
