@@ -40,9 +40,12 @@ class NewtonPrice {
   double m_operations = -1.0;
 };
 
-// eq. (4): the multiply-adds of a sweep
-double sweep_operations(const FrictionProblem& p, bool on_bodies) {
-  return on_bodies ? 81.0 * p.nc() : 9.0 * (p.W.n_offdiag() + p.nc());
+// eq. (4): the multiply-adds of a sweep, on W or on the contacts' sides `bodies`
+double sweep_operations(const FrictionProblem& p, const ContactBodies* bodies) {
+  if (bodies == nullptr) return 9.0 * (p.W.n_offdiag() + p.nc());
+  double modal = 0.0;
+  for (const ContactSides& c : bodies->contacts) modal += 6.0 * (c.modes[0] + c.modes[1]);
+  return 81.0 * p.nc() + modal;
 }
 
 // a Newton stage's result `stage`: best becomes it if its error is lower, with the counts of both
@@ -85,10 +88,9 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   // stage 2 needs W whole
   const auto whole = [&]() -> const FrictionProblem& { return deferred != nullptr ? deferred->assembled() : p; };
   NewtonPrice price(coupling, whole);
+  const double sweep = sweep_operations(p, deferred != nullptr ? deferred->bodies : nullptr);
   if (newton)  // eq. (5)
-    nlgs.stall_patience = [&] {
-      return options.expected_newton_iterations * price.operations() / sweep_operations(p, deferred != nullptr);
-    };
+    nlgs.stall_patience = [&] { return options.expected_newton_iterations * price.operations() / sweep; };
   SolverResult best = nlgs_stage(nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
     return best;
@@ -116,7 +118,7 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   nlgs.stopping = {options.stopping.tolerance, options.stopping.max_iterations - sweeps};
   keep_better(best, nlgs_stage(nlgs, best.r), sweeps);
   // the operations stages 1–3 may take: the sweeps of the budget and stage 2's factorisations
-  const double spent = options.stopping.max_iterations * sweep_operations(p, deferred != nullptr) +
+  const double spent = options.stopping.max_iterations * sweep +
                        best.factorizations * price.operations();
   if (best.status != SolverStatus::MaxIterations || coupling != nullptr || !affordable) return best;
 

@@ -12,7 +12,8 @@
 ///
 ///  (4) sweep = 9 (n_b + nc) multiply-adds on W: a 3 × 3 block product per stored block (n_b off
 ///      the diagonal); 81 nc on the bodies (nlgs_bodies.hpp: two 3 × 6 and two 6 × 3 blocks and
-///      W_ii per contact); the local solves left out;
+///      W_ii per contact), plus 6 k per side on a modal body of k modes (T_isᵀ z_b and U_is Δr_i,
+///      contact_bodies.hpp eqs. (5)–(6)); the local solves left out;
 ///  (5) patience = expected_newton_iterations · price / sweep  sweeps, price that of one of stage
 ///      2's factorisations (below), asked only at such a window,
 ///

@@ -10,20 +10,30 @@
 
 namespace nscd::solvers {
 
-Eigen::Matrix3d diagonal_block(const ContactSides& c) {
+Eigen::Matrix3d diagonal_block(const ContactBodies& b, int i) {
+  const ContactSides& c = b.contacts[i];
   Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
   if (c.body[0] >= 0) block.noalias() = c.G[0] * c.Y[0];
   if (c.body[1] >= 0) block.noalias() += c.G[1] * c.Y[1];
+  const Eigen::Index ld = b.modal_rows.rows();
+  for (int s = 0; s < 2; ++s) {
+    if (c.modal[s] < 0) continue;
+    const double* T = b.modal_rows.data() + c.column[s] * ld;
+    block += transposed_product(T, T + 3 * ld, c.modes[s], ld);
+  }
   return block;
 }
 
 void body_velocity_change(const ContactBodies& b, const Eigen::VectorXd& r, Eigen::VectorXd& dv) {
   NSCD_DEMAND(r.size() == 3 * static_cast<Eigen::Index>(b.nc()));
-  dv.setZero(6 * static_cast<Eigen::Index>(b.n_bodies));
-  for (int i = 0; i < b.nc(); ++i)
-    for (int s = 0; s < 2; ++s)
-      if (const ContactSides& c = b.contacts[i]; c.body[s] >= 0)
-        dv.segment<6>(6 * c.body[s]).noalias() += c.Y[s] * r.segment<3>(3 * i);
+  dv.setZero(b.unknowns());
+  for (int i = 0; i < b.nc(); ++i) {
+    const ContactSides& c = b.contacts[i];
+    for (int s = 0; s < 2; ++s) {
+      if (c.body[s] >= 0) dv.segment<6>(6 * c.body[s]).noalias() += c.Y[s] * r.segment<3>(3 * i);
+      if (c.modal[s] >= 0) add_modal_change(b, c, s, r.segment<3>(3 * i), dv.data());
+    }
+  }
 }
 
 void contact_velocities(const ContactBodies& b, const Eigen::VectorXd& q, const Eigen::VectorXd& dv,
@@ -33,8 +43,10 @@ void contact_velocities(const ContactBodies& b, const Eigen::VectorXd& q, const 
     for (int i = begin; i < end; ++i) {
       const ContactSides& c = b.contacts[i];
       Eigen::Vector3d ui = q.segment<3>(3 * i);
-      for (int s = 0; s < 2; ++s)
+      for (int s = 0; s < 2; ++s) {
         if (c.body[s] >= 0) ui.noalias() += c.G[s] * dv.segment<6>(6 * c.body[s]);
+        if (c.modal[s] >= 0) ui += modal_velocity(b, c, s, dv.data());
+      }
       u.segment<3>(3 * i) = ui;
     }
   });

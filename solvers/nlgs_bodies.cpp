@@ -25,21 +25,35 @@ detail::SweepNorms sweep_chunk(const FrictionProblem& p, const ContactBodies& bo
     const ContactSides& c = bodies.contacts[i];
     Eigen::Map<Eigen::Vector3d> ri(r_data + 3 * i);
     Eigen::Vector3d q_loc = p.q.segment<3>(3 * i);
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
       if (c.body[s] >= 0) q_loc.noalias() += c.G[s] * Eigen::Map<const Vector6>(dv_data + 6 * c.body[s]);
+      if (c.modal[s] >= 0) q_loc += modal_velocity(bodies, c, s, dv_data);
+    }
     q_loc.noalias() -= p.W.diag(i) * ri;
     const Eigen::Vector3d dr = detail::relaxed_local_step(local[i], q_loc, omega, ri, norms);
-    for (int s = 0; s < 2; ++s)
+    for (int s = 0; s < 2; ++s) {
       if (c.body[s] >= 0) Eigen::Map<Vector6>(dv_data + 6 * c.body[s]).noalias() += c.Y[s] * dr;
+      if (c.modal[s] >= 0) add_modal_change(bodies, c, s, dr, dv_data);
+    }
   }
   return norms;
+}
+
+// whether T_is and U_is of side s of contact c are finite
+bool modal_rows_finite(const ContactBodies& bodies, const ContactSides& c, int s) {
+  const Eigen::Index ld = bodies.modal_rows.rows();
+  return Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(bodies.modal_rows.data() + c.column[s] * ld,
+                                                                     c.modes[s], 6, Eigen::OuterStride<>(ld))
+      .allFinite();
 }
 
 // whether the blocks of every side are finite
 bool sides_finite(const ContactBodies& bodies) {
   for (const ContactSides& c : bodies.contacts)
     for (int s = 0; s < 2; ++s)
-      if (c.body[s] >= 0 && !(c.G[s].allFinite() && c.Y[s].allFinite())) return false;
+      if ((c.body[s] >= 0 && !(c.G[s].allFinite() && c.Y[s].allFinite())) ||
+          (c.modal[s] >= 0 && !modal_rows_finite(bodies, c, s)))
+        return false;
   return true;
 }
 

@@ -7,6 +7,9 @@
 ///  (2) r_i ← (1 − ω) r_i + ω · solve_local(W_ii, q_loc, μ_i),  Δr_i the change
 ///  (3) Δv_b(i,s) += Y_is Δr_i  for each side s
 ///
+/// and on a side on a modal body (contact_bodies.hpp eqs. (5)–(6)) (1) adds T_isᵀ z_b(i,s) and
+/// (3) z_b(i,s) += U_is Δr_i.
+///
 /// This is nlgs.hpp's sweep: the same order (colours of color_contacts of the bodies, which are
 /// those of W, then index order; sweep_plan.hpp), the same local solver, the same symmetric first sweep and the same stopping and
 /// progress tests (nlgs.hpp, detail::run_sweeps) on u = H Δv + q (contact_bodies.hpp eq. (3)),

@@ -86,13 +86,14 @@ struct RollingImpulse {
 /// The contact problem of a step and its solution.
 struct StepContacts {
   ActiveContacts active;
-  solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts; on a rigid scene W holds its
-                                      // diagonal blocks only until assembled_problem() (contact_problem.hpp)
+  solvers::FrictionProblem problem;   // (W, q, μ) of the active contacts; where sweeps_on_sides() W holds
+                                      // its diagonal blocks only until assembled_problem() (contact_problem.hpp)
   bool delassus_assembled = false;    // whether problem.W is W whole at the current linearisation (else
                                       // its diagonal blocks, or Algorithm 1's last assembly)
   int delassus_assemblies = 0;        // of W whole in the step (Algorithm 1: again at each outer iteration)
   int outer_iterations = 0;           // of Algorithm 1 in the step (contact_solve.hpp), 0 without FE bodies
-  solvers::ContactBodies bodies;      // rigid scenes: the contacts' sides (solvers/contact_bodies.hpp)
+  solvers::ContactBodies bodies;      // the contacts' sides (solvers/contact_bodies.hpp) where
+                                      // sweeps_on_sides() (contact_problem.hpp)
   solvers::BodyCoupling body_form;    // M and H of rigid scenes when the solver can use them, else empty
   solvers::SolverResult solution;     // r, u, and how the solver got there
   std::vector<RollingImpulse> rolling;  // at the contacts with rolling resistance, in contact order

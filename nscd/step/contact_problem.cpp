@@ -3,6 +3,7 @@
 #include "nscd/core/error.hpp"
 #include "nscd/step/cohesion.hpp"
 #include "nscd/step/shape_contacts.hpp"
+#include "solvers/modal_columns.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -172,13 +173,27 @@ void assemble(const Model& m, StepWorkspace& ws) {
   ++ws.contacts.delassus_assemblies;
 }
 
-// a rigid scene's contacts on their movable bodies (solvers/contact_bodies.hpp) and W's diagonal
-// blocks, eq. (4) of contact_jacobian.hpp for β = α; the rest of W is left to assembled_problem()
+}  // namespace
+
+bool sweeps_on_sides(const StepWorkspace& ws) {
+  return std::ranges::all_of(ws.mesh_points, [](const MeshPoint& p) { return p.rows_t.size() > 0; });
+}
+
 void defer_assembly(const Model& m, StepWorkspace& ws) {
+  NSCD_DEMAND(sweeps_on_sides(ws));
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
   const int nc = static_cast<int>(jacobians.size());
   solvers::ContactBodies& bodies = ws.contacts.bodies;
   bodies.n_bodies = m.nb();
+  // each modal body's z_b after the frames' unknowns
+  std::vector<int> first_mode(static_cast<std::size_t>(m.nb()), -1);
+  bodies.n_modal = 0;
+  for (int b = 0; b < m.nb() && !ws.mesh_points.empty(); ++b) {
+    if (m.bodies[b].kind != BodyKind::Ffr) continue;
+    first_mode[b] = 6 * m.nb() + bodies.n_modal;
+    bodies.n_modal += m.ffr_bodies[m.bodies[b].ffr_index].ncoordinates();
+  }
+  bodies.modal_rows = orient_modal_points(ws.mesh_points);
   bodies.contacts.resize(jacobians.size());
   std::vector<Eigen::Matrix3d> diag(nc);
   tbb::parallel_for(0, nc, [&](int i) {
@@ -188,12 +203,18 @@ void defer_assembly(const Model& m, StepWorkspace& ws) {
       sides.body[side] = J.movable[side] ? J.body[side] : -1;
       sides.G[side] = J.G[side];
       sides.Y[side] = J.Y[side];
+      const int p = J.point[side];
+      sides.modal[side] = p >= 0 ? first_mode[J.body[side]] : -1;
+      sides.column[side] = 6 * std::max(p, 0);
+      sides.modes[side] = p >= 0 ? static_cast<int>(ws.mesh_points[p].rows_t.rows()) : 0;
     }
-    diag[i] = solvers::diagonal_block(sides);
+    diag[i] = solvers::diagonal_block(bodies, i);
   });
   ws.contacts.problem.W = solvers::DelassusMatrix::from_block_rows(std::move(diag), std::vector<int>(nc + 1, 0), {}, {});
   ws.contacts.delassus_assembled = false;
 }
+
+namespace {
 
 // stage 3 for one detected contact: added to the active ones when its predicted gap is below
 // the activation gap, or as a gap row with the projection on and no side on a mesh; then its
@@ -329,10 +350,10 @@ void build_problem(const Model& m, const State& s, StepWorkspace& ws) {
     const contact::ContactPoint& c = active[i].point;
     problem.mu[i] = friction_coefficient(m.law(m.bodies[c.a].material, m.bodies[c.b].material), active[i].bond);
   }
-  if (m.has_meshes()) {
-    assemble(m, ws);
-  } else {
+  if (sweeps_on_sides(ws)) {
     defer_assembly(m, ws);
+  } else {
+    assemble(m, ws);
   }
 }
 
@@ -369,7 +390,7 @@ Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const 
   for (const MeshPoint& p : ws.mesh_points) {
     const Vec3 c = p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
     if (z[p.body].size() == 0) z[p.body] = Eigen::VectorXd::Zero(p.Z.rows());
-    z[p.body].noalias() += p.Z * c;
+    solvers::add_product(p.Z.data(), c, p.Z.rows(), p.Z.rows(), z[p.body].data());
     mean[p.body] += p.mean_Z * c;
   }
   Eigen::VectorXd u(3 * static_cast<Eigen::Index>(nc));

@@ -13,9 +13,11 @@
 ///  (3) q = u_free + e min(u_n⁻, 0) e_n   (Newton restitution, not on gap rows nor on a mesh side
 ///      moving apart: normal_velocity_shift),
 ///  (4) W = H M̂⁻¹ Hᵀ (contact_jacobian.hpp eq. (4), with eq. (6) between sides on one mesh).
-/// On a rigid scene W is assembled only when something reads it whole (assembled_problem()): the
-/// NLGS sweeps (solvers/nlgs_bodies.hpp) and the position projection work on the contacts' sides
-/// (ws.contacts.bodies, solvers/contact_bodies.hpp) and W's diagonal blocks, which are always there.
+/// On a rigid scene, and on one whose deformable points are all on modal FFR bodies, W is
+/// assembled only when something reads it whole (assembled_problem()): the NLGS sweeps
+/// (solvers/nlgs_bodies.hpp) and the position projection work on the contacts' sides
+/// (ws.contacts.bodies, solvers/contact_bodies.hpp, with a modal body's k deformation unknowns)
+/// and W's diagonal blocks, which are always there.
 ///
 /// References: [Jean 1999] CMAME 177; [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
 
@@ -26,9 +28,20 @@
 namespace nscd {
 
 /// Eqs. (1)–(4) for the contacts detected in ws (ws.detected, ws.mesh_detected), after the free
-/// motion of stage 1; fills ws.contacts.active, ws.mesh_points and ws.contacts.problem, and on a
-/// rigid scene ws.contacts.bodies, with W's diagonal blocks only.
+/// motion of stage 1; fills ws.contacts.active, ws.mesh_points and ws.contacts.problem, and where
+/// sweeps_on_sides() ws.contacts.bodies, with W's diagonal blocks only (defer_assembly()).
 void build_problem(const Model& m, const State& s, StepWorkspace& ws);
+
+/// Whether the sweeps can work on the contacts' sides: every deformable point of ws (none on a
+/// rigid scene) is on a modal FFR body, whose W blocks between points solvers/contact_bodies.hpp
+/// eqs. (5)–(7) replace.
+bool sweeps_on_sides(const StepWorkspace& ws);
+
+/// ws.contacts.bodies at the current linearisation: the contacts' movable sides, a modal side's
+/// T and U (orient_modal_points, ffr_coupling.hpp) and the index of its body's deformation
+/// unknowns; and W's diagonal blocks alone (eqs. (4) and (7) of solvers/contact_bodies.hpp),
+/// the rest of W left to assembled_problem(). Only where sweeps_on_sides().
+void defer_assembly(const Model& m, StepWorkspace& ws);
 
 /// ws.contacts.problem with W whole, assembled now by eq. (4) if build_problem left it to its
 /// diagonal blocks (the same W build_problem assembles otherwise).

@@ -20,6 +20,12 @@ int solve_inner(const Model& m, const State& s, const Eigen::VectorXd& r, StepWo
   return std::max(rotations, solve_tl_bodies(m, s, ws.mesh_points, r, ws.tl));
 }
 
+// the problem whose W build_problem left to its diagonal blocks, for the solvers and stages that
+// read W whole (contact_problem.hpp)
+solvers::DeferredDelassus deferred_delassus(const Model& m, StepWorkspace& ws) {
+  return {&ws.contacts.bodies, [&m, &ws]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
+}
+
 // the forcing term of the outer iterations' solves (solve_coupled)
 constexpr double kForcing = 0.1;
 
@@ -43,7 +49,8 @@ constexpr double kForcing = 0.1;
 // problem (or at the tolerance), as inexact Newton methods do [Eisenstat & Walker 1996]: a solve
 // to the tolerance on a linearisation that is still moving is wasted. On that wall this takes the
 // sweeps per step from 295 to 166 (median); on §4.2 and the arch, where one solve suffices, it
-// changes nothing.
+// changes nothing. Where every deformable point is on a modal body (sweeps_on_sides), the sweeps
+// work on the contacts' sides, formed again for each solve after the first.
 // Returns the largest inner count; the solution's iterations sum those of the solves.
 int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
   Eigen::VectorXd r = ws.r0;
@@ -68,7 +75,13 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
     options.stopping().max_iterations = stopping.max_iterations - used;
     if (ws.contacts.outer_iterations > 0)
       options.stopping().tolerance = std::max(stopping.tolerance, kForcing * solution.error);
-    solution = solvers::solve(assembled_problem(m, ws), options, r);
+    if (!sweeps_on_sides(ws)) {
+      solution = solvers::solve(assembled_problem(m, ws), options, r);
+    } else {
+      if (ws.contacts.outer_iterations > 0) defer_assembly(m, ws);
+      const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
+      solution = solvers::solve(ws.contacts.problem, options, r, nullptr, &deferred);
+    }
     ++ws.contacts.outer_iterations;
     used += std::max(solution.iterations, 1);  // a solve without iterations still spends the budget
     solution.iterations = used;
@@ -95,8 +108,7 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
     ws.contacts.body_form = {};
   }
   // NLGS sweeps on the contacts' sides; W assembled for the solvers and stages that read it
-  const solvers::DeferredDelassus deferred{&ws.contacts.bodies,
-                                           [&]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
+  const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
   const auto solve = [&](const Eigen::VectorXd& r0) {
     return solvers::solve(ws.contacts.problem, m.step.solver, r0, on_bodies ? &ws.contacts.body_form : nullptr,
                           &deferred);

@@ -1,5 +1,7 @@
 #include "nscd/step/ffr_coupling.hpp"
 
+#include "solvers/modal_columns.hpp"
+
 #include <algorithm>
 #include <array>
 #include <span>
@@ -31,16 +33,28 @@ void set_free_motion(const Model& m, const State& s, int b, const FfrStepData& d
 // phi, summed entry by entry over i; each node's three rows are adjacent in phi (stored by rows)
 void set_modal_rows(const ffr::ModeMatrix& phi, const MeshSide& material_point, ffr::MatrixX3& rows_t) {
   const Eigen::Index k = phi.cols();
-  rows_t.setZero(k, 3);
-  for (int i = 0; i < 3; ++i) {
-    if (material_point.nodes[i] < 0) continue;
-    // node k_i's three rows, adjacent, are Φ_{k_i}ᵀ stored by columns
-    rows_t += material_point.weights[i] *
-              Eigen::Map<const ffr::MatrixX3>(phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]) * k, k, 3);
-  }
+  std::array<const double*, 3> rows{};  // node k_i's three rows, adjacent, are Φ_{k_i}ᵀ stored by columns
+  for (int i = 0; i < 3; ++i)
+    if (material_point.nodes[i] >= 0) rows[i] = phi.data() + 3 * static_cast<Eigen::Index>(material_point.nodes[i]) * k;
+  rows_t.resize(k, 3);
+  weighted_node_sum(rows, material_point.weights, rows_t.size(), rows_t.data());
 }
 
 }  // namespace
+
+void weighted_node_sum(const std::array<const double*, 3>& a, const Vec3& w, Eigen::Index n, double* out) {
+  // a node left out as a present one of weight 0: x + 0 y = x, so the sum is that of the others
+  const auto present = std::ranges::find_if(a, [](const double* values) { return values != nullptr; });
+  if (present == a.end()) {
+    std::fill(out, out + n, 0.0);
+    return;
+  }
+  std::array<Eigen::Map<const Eigen::ArrayXd>, 3> values{
+      Eigen::Map<const Eigen::ArrayXd>(a[0] ? a[0] : *present, n), Eigen::Map<const Eigen::ArrayXd>(a[1] ? a[1] : *present, n),
+      Eigen::Map<const Eigen::ArrayXd>(a[2] ? a[2] : *present, n)};
+  Eigen::Map<Eigen::ArrayXd>(out, n) =
+      values[0] * (a[0] ? w[0] : 0.0) + values[1] * (a[1] ? w[1] : 0.0) + values[2] * (a[2] ? w[2] : 0.0);
+}
 
 void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
   ffr.resize(m.ffr_bodies.size());
@@ -120,7 +134,8 @@ Vec3 deformable_velocity(const ffr::FfrBody& fe, const MeshSide& side, const Mat
 Vec3 point_deformable_velocity(const ffr::FfrBody& fe, const MeshPoint& point, const Eigen::VectorXd& lambda,
                                const Vec3& mean_lambda) {
   if (point.rows_t.size() == 0) return deformable_velocity(fe, point.side, point.OtC, lambda, mean_lambda);
-  return point.OtC.transpose() * (point.rows_t.transpose().lazyProduct(lambda) - mean_lambda);
+  const Eigen::Index k = point.rows_t.rows();
+  return point.OtC.transpose() * (solvers::transposed_times(point.rows_t.data(), lambda.data(), k, k) - mean_lambda);
 }
 
 Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ffr, const MeshPoint& point) {
@@ -145,26 +160,6 @@ void rotate_columns(const ffr::MatrixX3& A, const Mat3& B, double* out, Eigen::I
     for (int b = 0; b < 3; ++b) out[b * ld + j] = a[j] * B(0, b) + a[k + j] * B(1, b) + a[2 * k + j] * B(2, b);
 }
 
-// Tᵀ U (3 × 3) for T and U of k rows in columns of stride ld: the sums over even and odd rows
-// kept apart (the two lanes of an Array2d) and added at the end
-Mat3 transposed_product(const double* T, const double* U, Eigen::Index k, Eigen::Index ld) {
-  using Lanes = Eigen::Array2d;
-  std::array<Lanes, 9> sum;
-  sum.fill(Lanes::Zero());
-  Eigen::Index j = 0;
-  for (; j + 1 < k; j += 2) {
-    const Lanes t[3] = {Lanes::Map(T + j), Lanes::Map(T + ld + j), Lanes::Map(T + 2 * ld + j)};
-    const Lanes u[3] = {Lanes::Map(U + j), Lanes::Map(U + ld + j), Lanes::Map(U + 2 * ld + j)};
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) sum[3 * a + b] += t[a] * u[b];
-  }
-  Mat3 G;
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b)
-      G(a, b) = sum[3 * a + b].sum() + (j < k ? T[a * ld + j] * U[b * ld + j] : 0.0);
-  return G;
-}
-
 }  // namespace
 
 Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points) {
@@ -184,7 +179,7 @@ Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points) {
 Mat3 mesh_block(const Eigen::MatrixXd& oriented, const std::vector<MeshPoint>& points, int ip, int iq) {
   const MeshPoint &p = points[ip], &q = points[iq];
   if (p.rows_t.size() > 0)
-    return transposed_product(&oriented(0, 6 * static_cast<Eigen::Index>(ip)),
+    return solvers::transposed_product(&oriented(0, 6 * static_cast<Eigen::Index>(ip)),
                               &oriented(0, 6 * static_cast<Eigen::Index>(iq) + 3), p.rows_t.rows(), oriented.rows());
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
@@ -196,7 +191,9 @@ Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<Me
                                    const Eigen::VectorXd& r, int d) {
   Eigen::VectorXd lambda = data.lambda_free;
   for (const MeshPoint& p : points)
-    if (p.ffr_index == d) lambda.noalias() += p.Z * (p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)));
+    if (p.ffr_index == d)
+      solvers::add_product(p.Z.data(), p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)), p.Z.rows(),
+                           p.Z.rows(), lambda.data());
   return lambda;
 }
 

@@ -28,6 +28,7 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <vector>
 
 namespace nscd {
@@ -59,6 +60,10 @@ struct MeshPoint {
   Mat3 OtC = Mat3::Identity(); // σ O_{i+1}ᵀ C_α at the current rotation
 };
 
+/// out = Σ_i w_i a_i over the three nodes of a material point, a_i an array of n values, in node
+/// order and in one pass; a node whose a_i is null is left out.
+void weighted_node_sum(const std::array<const double*, 3>& a, const Vec3& w, Eigen::Index n, double* out);
+
 /// Writes into `point` what the deformable point of side `side` (0: body a, 1: body b) of active
 /// contact `contact` has on every deformable body: contact, body, side, σ C_α, and
 /// Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material point, where
@@ -78,13 +83,15 @@ void set_mesh_point_base(const contact::ContactPoint& c, int contact, int side, 
   point.body = side == 0 ? c.a : c.b;
   point.side = material_point;
   point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
-  point.Z.setZero(fe.ncoordinates(), 3);
+  std::array<const double*, 3> node_responses{};
   for (int i = 0; i < 3; ++i) {
     const int k = material_point.nodes[i];
     if (k < 0 || material_point.weights[i] == 0.0) continue;
     if (responses[k].size() == 0) responses[k] = response(k);
-    point.Z += material_point.weights[i] * responses[k];
+    node_responses[i] = responses[k].data();
   }
+  point.Z.resize(fe.ncoordinates(), 3);
+  weighted_node_sum(node_responses, material_point.weights, point.Z.size(), point.Z.data());
 }
 
 /// Start of a step for every FFR body: the data above and its free motion (v + h g, free
@@ -126,8 +133,8 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
 /// (k × 3 each). Columns 6p … 6p + 2 hold T_p and 6p + 3 … 6p + 5 hold U_p, in their first k
 /// rows; the columns of points on nodal bodies are left unset. Formed once per assembly of W, so
 /// that a block costs 9 k products and only the blocks W stores are formed (one per pair of
-/// contacts); on the 12-mode arch this takes 258 000 instructions per step, where H̄_p Z_q for
-/// every pair of a body's points in one matrix product, then rotated block by block, took 484 000.
+/// contacts), and once per forming of the contacts' sides, whose sweeps read T_p and U_p instead
+/// of W's blocks (solvers/contact_bodies.hpp eqs. (5)–(7), contact_problem.hpp defer_assembly).
 Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points);
 
 /// W block of contact_jacobian.hpp eq. (6) for the deformable points p and q of the same body:

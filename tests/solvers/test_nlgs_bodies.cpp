@@ -21,6 +21,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SparseCore>
 
+#include <algorithm>
 #include <limits>
 #include <tuple>
 
@@ -34,7 +35,10 @@ namespace {
 // a rigid system of nb bodies and nc contacts between random pairs (every eighth on a fixed body),
 // random frames and lever arms as contact_jacobian.hpp eq. (2) builds them; q pushes the contacts
 // together and μ is in [0.2, 0.8]. With 3nc < 6nb, W is regular (r unique), so that round-off
-// does not drift along a null space of W between the two forms.
+// does not drift along a null space of W between the two forms. With modes > 0 the even bodies
+// also have `modes` modal unknowns of inverse mass D_b (positive diagonal), and a side on one has
+// random rows T (modes × 3) and U = D_b T, as a modal FFR body's point (contact_bodies.hpp eqs.
+// (5)–(7)): W then adds T_pᵀ D_b T_q between the sides on b.
 struct RigidSystem {
   ContactBodies bodies;
   FrictionProblem diagonal;  // W holds its diagonal blocks only
@@ -47,7 +51,7 @@ Eigen::Matrix3d skew(const Eigen::Vector3d& v) {
   return s;
 }
 
-RigidSystem random_system(int nb, int nc, unsigned seed) {
+RigidSystem random_system(int nb, int nc, unsigned seed, int modes = 0) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::uniform_int_distribution<int> body(0, nb - 1);
@@ -59,9 +63,15 @@ RigidSystem random_system(int nb, int nc, unsigned seed) {
     m.topLeftCorner<3, 3>() = Eigen::Matrix3d::Identity() / mass;
     m.bottomRightCorner<3, 3>() = inertia.inverse();
   }
+  const auto modal = [&](int b) { return modes > 0 && b >= 0 && b % 2 == 0; };
+  std::vector<Eigen::VectorXd> D(nb);
+  for (int b = 0; b < nb; ++b)
+    if (modal(b)) D[b] = Eigen::VectorXd::Random(modes).cwiseAbs() + Eigen::VectorXd::Constant(modes, 0.1);
   RigidSystem s;
   s.bodies.n_bodies = nb;
+  s.bodies.n_modal = modes * ((nb + 1) / 2);
   s.bodies.contacts.resize(nc);
+  s.bodies.modal_rows.setZero(modes, 12 * static_cast<Eigen::Index>(nc));
   Eigen::VectorXd q(3 * nc), mu(nc);
   for (int i = 0; i < nc; ++i) {
     ContactSides& c = s.bodies.contacts[i];
@@ -76,24 +86,37 @@ RigidSystem random_system(int nb, int nc, unsigned seed) {
       c.G[side].rightCols<3>() = -sign * R.transpose() * skew(arm);
       c.Y[side] = c.body[side] >= 0 ? Eigen::Matrix<double, 6, 3>(M_inv[c.body[side]] * c.G[side].transpose())
                                     : Eigen::Matrix<double, 6, 3>::Zero();
+      if (!modal(c.body[side])) continue;
+      c.modal[side] = 6 * nb + modes * (c.body[side] / 2);
+      c.column[side] = 6 * (2 * i + side);
+      c.modes[side] = modes;
+      const Eigen::MatrixXd T = 0.3 * Eigen::MatrixXd::Random(modes, 3);
+      s.bodies.modal_rows.middleCols<3>(c.column[side]) = T;
+      s.bodies.modal_rows.middleCols<3>(c.column[side] + 3) = D[c.body[side]].asDiagonal() * T;
     }
     q.segment<3>(3 * i) << -1.0 - unit(rng), 0.5 * unit(rng), 0.5 * unit(rng);
     mu(i) = 0.5 + 0.3 * unit(rng);
   }
   // W = H M⁻¹ Hᵀ, sparse
   std::vector<Eigen::Triplet<double>> h, m;
-  for (int b = 0; b < nb; ++b)
+  for (int b = 0; b < nb; ++b) {
     for (int k = 0; k < 6; ++k)
       for (int l = 0; l < 6; ++l) m.emplace_back(6 * b + k, 6 * b + l, M_inv[b](k, l));
+    for (int k = 0; modal(b) && k < modes; ++k) m.emplace_back(6 * nb + modes * (b / 2) + k, 6 * nb + modes * (b / 2) + k, D[b][k]);
+  }
   std::vector<Eigen::Matrix3d> diag(nc);
   for (int i = 0; i < nc; ++i) {
     const ContactSides& c = s.bodies.contacts[i];
     for (int side = 0; side < 2; ++side)
       for (int k = 0; k < 3 && c.body[side] >= 0; ++k)
         for (int l = 0; l < 6; ++l) h.emplace_back(3 * i + k, 6 * c.body[side] + l, c.G[side](k, l));
-    diag[i] = diagonal_block(c);
+    for (int side = 0; side < 2; ++side)
+      for (int k = 0; k < 3 && c.modal[side] >= 0; ++k)
+        for (int l = 0; l < modes; ++l) h.emplace_back(3 * i + k, c.modal[side] + l, s.bodies.modal_rows(l, c.column[side] + k));
+    diag[i] = diagonal_block(s.bodies, i);
   }
-  Eigen::SparseMatrix<double, Eigen::RowMajor> H(3 * nc, 6 * nb), Minv(6 * nb, 6 * nb);
+  const Eigen::Index unknowns = s.bodies.unknowns();
+  Eigen::SparseMatrix<double, Eigen::RowMajor> H(3 * nc, unknowns), Minv(unknowns, unknowns);
   H.setFromTriplets(h.begin(), h.end());
   Minv.setFromTriplets(m.begin(), m.end());
   const Eigen::SparseMatrix<double, Eigen::RowMajor> W = H * Minv * Eigen::SparseMatrix<double, Eigen::RowMajor>(H.transpose());
@@ -147,6 +170,22 @@ TEST(NlgsBodies, SameSweepsAsAssembledNlgsOnRandomSystems) {
   }
 }
 
+// bodies with modal unknowns (contact_bodies.hpp eqs. (5)–(7)): the same sweeps as on W with
+// the blocks T_pᵀ U_q; 12 and 13 modes (odd k too), and more unknowns than contact rows
+TEST(NlgsBodies, SameSweepsAsAssembledNlgsWithModalBodies) {
+  for (const auto& [nb, nc, modes] : {std::tuple{8, 12, 12}, std::tuple{100, 150, 13}}) {
+    SCOPED_TRACE(modes);
+    const RigidSystem s = random_system(nb, nc, 7, modes);
+    NlgsOptions options;
+    options.stopping = {1e-9, 2000};
+    expect_same_solve(solve_nlgs(s.assembled, options, Eigen::VectorXd()),
+                      solve_nlgs_bodies(s.diagonal, s.bodies, options, Eigen::VectorXd()));
+    // eq. (7) and W's own diagonal blocks: the same sums but for their order
+    for (int i = 0; i < nc; ++i)
+      EXPECT_LE((s.diagonal.W.diag(i) - s.assembled.W.diag(i)).norm(), 1e-13 * s.assembled.W.diag(i).norm());
+  }
+}
+
 TEST(NlgsBodies, BitwiseTheSameForAnyThreadCount) {
   const RigidSystem s = random_system(1000, 1500, 5);
   ASSERT_TRUE(parallel_testing::has_parallel_color(detail::make_sweep_plan(s.bodies)));
@@ -168,6 +207,13 @@ TEST(NlgsBodies, NonFiniteSidesAreReported) {
   const SolverResult res = solve_nlgs_bodies(s.diagonal, s.bodies, NlgsOptions{}, Eigen::VectorXd());
   EXPECT_EQ(res.status, SolverStatus::NonFinite);
   EXPECT_EQ(res.iterations, 0);
+  // a side's modal rows
+  RigidSystem modal = random_system(8, 12, 6, 4);
+  const auto side = std::ranges::find_if(modal.bodies.contacts, [](const ContactSides& c) { return c.modal[1] >= 0; });
+  ASSERT_NE(side, modal.bodies.contacts.end());
+  modal.bodies.modal_rows(2, side->column[1] + 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(solve_nlgs_bodies(modal.diagonal, modal.bodies, NlgsOptions{}, Eigen::VectorXd()).status,
+            SolverStatus::NonFinite);
 }
 
 std::string dump_name(const testing::TestParamInfo<const char*>& info) { return fclib_data::test_name(info.param); }

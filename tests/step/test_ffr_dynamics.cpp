@@ -4,12 +4,14 @@
 // block under its own weight, and the contact points of the three-block scene (§4.2).
 
 #include "nscd/step/contact_problem.hpp"
+#include "solvers/contact_bodies.hpp"
 #include "scene_builder.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include <cmath>
 #include <numbers>
@@ -225,10 +227,11 @@ TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
 }
 
 
-// delassus_product (contact_problem.hpp), the exact test of Algorithm 1's outer loop, is W r of the
-// assembled W at the same linearisation: on §4.2's three blocks (70 contact points) after 3
+// delassus_product (contact_problem.hpp), the exact test of Algorithm 1's outer loop, and on modal
+// bodies the contacts' sides of defer_assembly, give W r of the assembled W at the same
+// linearisation: on §4.2's three blocks (70 contact points) after 3
 // steps, full FFR, 12 modes node to surface and on the faces, 11 modes on the faces (the last odd
-// mode of the modal blocks' two-mode loops, ffr_coupling.hpp), and TL. The two sum the same
+// mode of the modal blocks' two-mode loops, ffr_coupling.hpp), and TL. They sum the same
 // products in another order: round-off, 1e-12 of ‖W r‖ (W's entries span 1e-4 to 1e-9 m/(N s)
 // between the frames' and the meshes' parts, so 1e-12 is far above 1e-16 and far below any
 // missing block)
@@ -254,6 +257,22 @@ TEST_P(DelassusProduct, EqualsTheAssembledMatrixTimesTheImpulses) {
   for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = impulse(random);
   const Eigen::VectorXd assembled = p.W.apply(r);
   EXPECT_LT((delassus_product(sim.model, sim.workspace, r) - assembled).norm(), 1e-12 * assembled.norm());
+  // the contacts' sides NLGS sweeps on (solvers/contact_bodies.hpp eqs. (2)–(7)): on modal bodies
+  // only, the same W r and W's diagonal blocks
+  const bool modal = GetParam() != Coupling::Full && GetParam() != Coupling::Tl;
+  ASSERT_EQ(sweeps_on_sides(sim.workspace), modal);
+  if (!modal) return;
+  std::vector<Eigen::Matrix3d> diagonal;
+  for (int i = 0; i < p.nc(); ++i) diagonal.push_back(p.W.diag(i));
+  defer_assembly(sim.model, sim.workspace);
+  const solvers::ContactBodies& sides = sim.workspace.contacts.bodies;
+  EXPECT_EQ(sides.n_modal, 3 * sim.model.ffr_bodies.front().ncoordinates());
+  Eigen::VectorXd dv, on_sides;
+  solvers::body_velocity_change(sides, r, dv);
+  solvers::contact_velocities(sides, Eigen::VectorXd::Zero(r.size()), dv, on_sides);
+  EXPECT_LT((on_sides - assembled).norm(), 1e-12 * assembled.norm());
+  for (int i = 0; i < p.nc(); ++i)
+    EXPECT_LT((sim.workspace.contacts.problem.W.diag(i) - diagonal[i]).norm(), 1e-12 * diagonal[i].norm()) << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(ThreeBlocks, DelassusProduct,
