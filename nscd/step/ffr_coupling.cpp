@@ -180,7 +180,8 @@ Mat3 mesh_block(const Eigen::MatrixXd& oriented, const std::vector<MeshPoint>& p
   const MeshPoint &p = points[ip], &q = points[iq];
   if (p.rows_t.size() > 0)
     return solvers::transposed_product(&oriented(0, 6 * static_cast<Eigen::Index>(ip)),
-                              &oriented(0, 6 * static_cast<Eigen::Index>(iq) + 3), p.rows_t.rows(), oriented.rows());
+                                       &oriented(0, 6 * static_cast<Eigen::Index>(iq) + 3), p.rows_t.rows(),
+                                       oriented.rows());
   Mat3 G = -q.mean_Z;
   for (int i = 0; i < 3; ++i)
     if (p.side.nodes[i] >= 0) G += p.side.weights[i] * q.Z.block<3, 3>(3 * p.side.nodes[i], 0);
