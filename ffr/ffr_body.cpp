@@ -79,6 +79,7 @@ void add_step_matrices(const SparseMatrix& M, SparseMatrix K, FfrBody& body) {
   if (factor->info() != Eigen::Success)
     throw InputError("the finite-element mesh gives a matrix M + h/2 C + h²/4 K that is not positive definite");
   body.implicit = factor;
+  if (body.modes) body.implicit_inverse = A_plus.diagonal().cwiseInverse();
   body.mass_matrix = M;
 }
 
@@ -142,7 +143,7 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h, std::sha
 }
 
 MatrixX3 node_response(const FfrBody& body, int node) {
-  if (body.modes) return solve_columns(*body.implicit, MatrixX3(body.modes->phi.middleRows<3>(3 * node).transpose()));
+  if (body.modes) return body.implicit_inverse.asDiagonal() * body.modes->phi.middleRows<3>(3 * node).transpose();
   MatrixX3 unit = MatrixX3::Zero(body.ndof(), 3);
   unit.block<3, 3>(3 * node, 0).setIdentity();
   return solve_columns(*body.implicit, unit) - body.mean_response;

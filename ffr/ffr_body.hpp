@@ -104,6 +104,7 @@ struct FfrBody {
   SparseMatrix stiffness;       // K (modal: Λ)
   SparseMatrix explicit_matrix; // A₋ (modal: Â₋)
   std::shared_ptr<const Eigen::SimplicialLDLT<SparseMatrix>> implicit;  // factorisation of A₊ (modal: Â₊)
+  Eigen::VectorXd implicit_inverse;  // a modal body's Â₊⁻¹, diagonal as M = I and K = Λ (eq. R1); empty if nodal
   Eigen::VectorXd nodal_mass;   // m_k (nn)
   Eigen::Matrix3Xd first_moment;  // (M X)_k, one column per node
   MatrixX3 euler_response;      // A₊⁻¹ 𝔸 (ncoordinates × 3)
@@ -128,35 +129,49 @@ FfrBody make_ffr_body(Mesh mesh, const FfrMaterial& material, double h,
                       UnresolvedModes unresolved = UnresolvedModes::Trapezoidal);
 
 /// Z_k = A₊⁻¹ H̄_kᵀ (ncoordinates × 3): the deformation velocities λ caused by a unit impulse
-/// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2).
+/// along each axis of the body frame at node k, translational inertia included (eq. 19–20, R2);
+/// on a modal body Â₊⁻¹ Φ_kᵀ, Φ_kᵀ's rows scaled by implicit_inverse.
 MatrixX3 node_response(const FfrBody& body, int node);
 
 /// Σ_i w_i Φ_{k_i} v (3) over N nodes k_i with weights w_i, of the modal basis phi (3nn × k, by
-/// rows), for a vector v (k): the nodes' rows dotted with v in one pass over j, the terms of even
-/// and odd j summed apart (the two lanes of an Array2d), then added, then weighted in node order.
+/// rows), for each of V vectors v (k values from v[c], into column c): the point's rows
+/// P = Σ_i w_i Φ_{k_i} (summed in node order) formed two entries at a time and dotted at once with
+/// the V vectors, the terms of even and odd j summed apart (the two lanes of an Array2d), then
+/// added; the vectors share the reads of Φ.
+template <int N, int V>
+Eigen::Matrix<double, 3, V> modal_point_values(const ModeMatrix& phi, const std::array<const double*, V>& v,
+                                               const std::array<int, N>& nodes, const std::array<double, N>& weights) {
+  using Lanes = Eigen::Array2d;
+  const Eigen::Index k = phi.cols();
+  std::array<const double*, N> x;  // node i's x row; y at x + k, z at x + 2k
+  for (int i = 0; i < N; ++i) x[i] = phi.data() + 3 * static_cast<Eigen::Index>(nodes[i]) * k;
+  auto row = [&](int c, Eigen::Index j) {  // P_c at j, j + 1
+    Lanes p = Lanes::Map(x[0] + c * k + j) * weights[0];
+    for (int i = 1; i < N; ++i) p += Lanes::Map(x[i] + c * k + j) * weights[i];
+    return p;
+  };
+  std::array<Lanes, 3 * V> sums;  // coordinate c for vector w at 3 w + c
+  sums.fill(Lanes::Zero());
+  Eigen::Index j = 0;
+  for (; j + 1 < k; j += 2)
+    for (int c = 0; c < 3; ++c) {
+      const Lanes p = row(c, j);
+      for (int w = 0; w < V; ++w) sums[3 * w + c] += p * Lanes::Map(v[w] + j);
+    }
+  Eigen::Matrix<double, 3, V> value;
+  for (int c = 0; c < 3; ++c) {
+    double p_last = 0;  // P_c at the last j of an odd k
+    for (int i = 0; i < N && j < k; ++i) p_last += x[i][c * k + j] * weights[i];
+    for (int w = 0; w < V; ++w) value(c, w) = sums[3 * w + c].sum() + (j < k ? p_last * v[w][j] : 0.0);
+  }
+  return value;
+}
+
+/// modal_point_values for the one vector v.
 template <int N, class Derived>
 Vec3 modal_point_values(const ModeMatrix& phi, const Eigen::MatrixBase<Derived>& v, const std::array<int, N>& nodes,
                         const std::array<double, N>& weights) {
-  using Lanes = Eigen::Array2d;
-  const Eigen::Index k = phi.cols();
-  std::array<const double*, 3 * N> rows;  // x, y, z of each node
-  for (int i = 0; i < N; ++i)
-    for (int c = 0; c < 3; ++c) rows[3 * i + c] = phi.data() + (3 * static_cast<Eigen::Index>(nodes[i]) + c) * k;
-  std::array<Lanes, 3 * N> sums;
-  sums.fill(Lanes::Zero());
-  Eigen::Index j = 0;
-  for (; j + 1 < k; j += 2) {
-    const Lanes v_j(v[j], v[j + 1]);
-    for (int r = 0; r < 3 * N; ++r) sums[r] += Lanes::Map(rows[r] + j) * v_j;
-  }
-  Vec3 value = Vec3::Zero();
-  for (int i = 0; i < N; ++i) {
-    Vec3 node_value;
-    for (int c = 0; c < 3; ++c) node_value[c] = sums[3 * i + c].sum();
-    if (j < k) node_value += v[j] * Vec3(rows[3 * i][j], rows[3 * i + 1][j], rows[3 * i + 2][j]);
-    value += weights[i] * node_value;
-  }
-  return value;
+  return modal_point_values<N, 1>(phi, {v.derived().data()}, nodes, weights);
 }
 
 /// Φ_node v (3): modal_point_values for the one node.

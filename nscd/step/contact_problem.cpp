@@ -76,38 +76,46 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
 }
 
 // contact_jacobian.hpp eq. (5) at side `side` of contact c, a side on a mesh: at the start of the
-// step (O_i, λ_i), or free at its end (O_{i+1}, λ_free); TL and linear sides: tl_coupling.hpp
-Vec3 side_deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-                               const std::array<MeshSide, 2>& sides, int side, bool at_end) {
+// step (O_i, λ_i; column 0) and free at its end (O_{i+1}, λ_free; column 1), both interpolated
+// in one pass (interpolate); TL and linear sides: tl_coupling.hpp
+Eigen::Matrix<double, 3, 2> side_deformation_velocities(const Model& m, const State& s, const StepWorkspace& ws,
+                                                        const contact::ContactPoint& c,
+                                                        const std::array<MeshSide, 2>& sides, int side) {
   const int b = side == 0 ? c.a : c.b;
   const BodyModel& body = m.bodies[b];
   const Mat3 sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+  Eigen::Matrix<double, 3, 2> u = Eigen::Matrix<double, 3, 2>::Zero();
   switch (body.kind) {
     case BodyKind::Ffr: {
-      const FfrStepData& data = ws.ffr[body.ffr_index];
-      const Mat3& O = at_end ? data.rotation.O : data.O_i;
-      const ffr::FfrBody& fe = m.ffr_bodies[body.ffr_index];
-      return at_end ? deformable_velocity(fe, sides[side], O.transpose() * sigma_C, data.lambda_free,
-                                          data.mean_lambda_free)
-                    : deformable_velocity(fe, sides[side], O.transpose() * sigma_C, s.lambda[body.ffr_index],
-                                          data.mean_lambda_i);
+      const int d = body.ffr_index;
+      const FfrStepData& data = ws.ffr[d];
+      const Eigen::Matrix<double, 3, 2> values =
+          interpolate<2>(m.ffr_bodies[d], sides[side], {&s.lambda[d], &data.lambda_free});
+      u.col(0) = Mat3(data.O_i.transpose() * sigma_C).transpose() * (values.col(0) - data.mean_lambda_i);
+      u.col(1) = Mat3(data.rotation.O.transpose() * sigma_C).transpose() * (values.col(1) - data.mean_lambda_free);
+      break;
     }
     case BodyKind::Tl:
-    case BodyKind::Linear:
-      return deformable_velocity(m.tl_bodies[body.tl_index].fe, sides[side], tl_orientation(m, b, sigma_C),
-                                 at_end ? ws.tl[body.tl_index].lambda_free : s.tl_lambda[body.tl_index], Vec3::Zero());
+    case BodyKind::Linear: {
+      const TlStepData& data = ws.tl[body.tl_index];
+      const Eigen::Matrix<double, 3, 2> values =
+          interpolate<2>(m.tl_bodies[body.tl_index].fe, sides[side], {&s.tl_lambda[body.tl_index], &data.lambda_free});
+      u.noalias() = tl_orientation(m, b, sigma_C).transpose() * values;
+      break;
+    }
     case BodyKind::Rigid:
     case BodyKind::Fixed:
     case BodyKind::Driven:
       break;
   }
-  return Vec3::Zero();
+  return u;
 }
 
 // the above summed over the two sides of contact c
-Vec3 deformation_velocity(const Model& m, const State& s, const StepWorkspace& ws, const contact::ContactPoint& c,
-                          const std::array<MeshSide, 2>& sides, bool at_end) {
-  return side_deformation_velocity(m, s, ws, c, sides, 0, at_end) + side_deformation_velocity(m, s, ws, c, sides, 1, at_end);
+Eigen::Matrix<double, 3, 2> deformation_velocities(const Model& m, const State& s, const StepWorkspace& ws,
+                                                   const contact::ContactPoint& c,
+                                                   const std::array<MeshSide, 2>& sides) {
+  return side_deformation_velocities(m, s, ws, c, sides, 0) + side_deformation_velocities(m, s, ws, c, sides, 1);
 }
 
 // the free deformation velocity at the end of the step of active contact i, an FFR side's from
@@ -121,7 +129,7 @@ Vec3 free_deformation_velocity(const Model& m, const State& s, const StepWorkspa
     if (p >= 0 && ws.mesh_points[p].ffr_index >= 0) {
       u += free_deformable_velocity(m, ws.ffr, ws.mesh_points[p]);
     } else {
-      u += side_deformation_velocity(m, s, ws, contact.point, contact.sides, side, true);
+      u += side_deformation_velocities(m, s, ws, contact.point, contact.sides, side).col(1);
     }
   }
   return u;
@@ -161,7 +169,7 @@ Vec3 free_velocity(const Model& m, const State& s, const StepWorkspace& ws, int 
 // W of the active contacts at the current rotations
 solvers::DelassusMatrix delassus(const Model& m, const StepWorkspace& ws) {
   const std::vector<MeshPoint>& points = ws.mesh_points;
-  const Eigen::MatrixXd oriented = orient_modal_points(points);
+  const Eigen::MatrixXd oriented = orient_modal_points(m, points);
   return assemble_delassus(ws.contacts.active.jacobians(), m.nb(), [&points, &oriented](int p, int q) {
     return mesh_block(oriented, points, p, q);
   });
@@ -193,7 +201,7 @@ void defer_assembly(const Model& m, StepWorkspace& ws) {
     first_mode[b] = 6 * m.nb() + bodies.n_modal;
     bodies.n_modal += m.ffr_bodies[m.bodies[b].ffr_index].ncoordinates();
   }
-  bodies.modal_rows = orient_modal_points(ws.mesh_points);
+  bodies.modal_rows = orient_modal_points(m, ws.mesh_points);
   bodies.contacts.resize(jacobians.size());
   std::vector<Eigen::Matrix3d> diag(nc);
   tbb::parallel_for(0, nc, [&](int i) {
@@ -227,8 +235,9 @@ void activate(const Model& m, const State& s, StepWorkspace& ws, const contact::
   Vec3 u_old = contact_velocity(J, body_velocity(s.v[c.a], s.w[c.a]), body_velocity(s.v[c.b], s.w[c.b]));
   Vec3 u_free = contact_velocity(J, body_velocity(ws.free[c.a].v, ws.free[c.a].w), body_velocity(ws.free[c.b].v, ws.free[c.b].w));
   if (m.has_meshes()) {
-    u_old += deformation_velocity(m, s, ws, c, sides, false);
-    u_free += deformation_velocity(m, s, ws, c, sides, true);
+    const Eigen::Matrix<double, 3, 2> u = deformation_velocities(m, s, ws, c, sides);
+    u_old += u.col(0);
+    u_free += u.col(1);
   }
   const double g_pred = c.gap + h * (theta * u_free[0] + (1 - theta) * u_old[0]);
   const Bond bond = bond_state(m, s, c);  // an intact bond is never a gap row (cohesion.hpp)

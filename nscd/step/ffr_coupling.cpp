@@ -63,7 +63,7 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
     const int d = m.bodies[b].ffr_index;
     const ffr::FfrBody& body = m.ffr_bodies[d];
     FfrStepData& data = ffr[d];
-    data.node_responses.resize(body.nn());
+    if (!body.modes) data.node_responses.resize(body.nn());
     data.O_i = s.q[b].toRotationMatrix();
     data.L_i = data.O_i * (body.inertia_B * (data.O_i.transpose() * s.w[b]));
     data.lambda_base = ffr::deformation_base(body, s.psi[d], s.lambda[d]);
@@ -75,19 +75,34 @@ void begin_ffr_step(const Model& m, const State& s, std::vector<FfrStepData>& ff
   }
 }
 
+void reset_mesh_point(const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
+                      MeshPoint& point) {
+  ffr::MatrixX3 Z = std::move(point.Z), rows_t = std::move(point.rows_t);
+  point = MeshPoint{};
+  point.Z = std::move(Z);
+  point.rows_t = std::move(rows_t);
+  point.contact = contact;
+  point.body = side == 0 ? c.a : c.b;
+  point.side = material_point;
+  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+}
+
 void set_ffr_point(const Model& m, const contact::ContactPoint& c, int contact, int side,
                    const MeshSide& material_point, std::vector<FfrStepData>& ffr, MeshPoint& point) {
   const int d = m.bodies[side == 0 ? c.a : c.b].ffr_index;
   const ffr::FfrBody& body = m.ffr_bodies[d];
-  set_mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
-                      [&body](int k) { return ffr::node_response(body, k); }, point);
-  point.ffr_index = d;
-  if (body.modes) {
-    set_modal_rows(body.modes->phi, material_point, point.rows_t);  // mean_Z stays 0 (modal_basis.hpp eq. 3)
+  if (body.modes) {  // Z = Â₊⁻¹ H̄ᵀ, Â₊ diagonal; mean_Z stays 0 (modal_basis.hpp eq. 3)
+    reset_mesh_point(c, contact, side, material_point, point);
+    set_modal_rows(body.modes->phi, material_point, point.rows_t);
+    point.Z.resize(point.rows_t.rows(), 3);
+    point.Z.noalias() = body.implicit_inverse.asDiagonal() * point.rows_t;
   } else {
+    set_mesh_point_base(c, contact, side, material_point, body, ffr[d].node_responses,
+                        [&body](int k) { return ffr::node_response(body, k); }, point);
     for (int c3 = 0; c3 < 3; ++c3) point.mean_Z.col(c3) = ffr::mass_weighted_mean(body, point.Z.col(c3));
     point.rows_t.resize(0, 3);
   }
+  point.ffr_index = d;
   orient_ffr_point(ffr, point);
 }
 
@@ -96,26 +111,35 @@ void orient_ffr_point(const std::vector<FfrStepData>& ffr, MeshPoint& point) {
   point.OtC = ffr[point.ffr_index].rotation.O.transpose() * point.sigma_C;
 }
 
+PointsByBody points_by_ffr_body(const std::vector<MeshPoint>& points, std::size_t n_ffr) {
+  PointsByBody out;
+  out.start.assign(n_ffr + 1, 0);
+  for (const MeshPoint& p : points)
+    if (p.ffr_index >= 0) ++out.start[p.ffr_index + 1];
+  for (std::size_t d = 0; d < n_ffr; ++d) out.start[d + 1] += out.start[d];
+  out.points.resize(out.start.back());
+  std::vector<int> fill(out.start.begin(), out.start.end() - 1);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].ffr_index >= 0) out.points[fill[points[i].ffr_index]++] = static_cast<int>(i);
+  return out;
+}
+
 int rotate_ffr_bodies(const Model& m, const State& s, const std::vector<MeshPoint>& points,
                       const Eigen::VectorXd& r, std::vector<FfrStepData>& ffr, std::vector<FreeMotion>& free) {
-  // material points and world impulses of FFR body d in [start[d], start[d + 1]), in contact order
-  std::vector<int> start(ffr.size() + 1, 0);
-  for (const MeshPoint& p : points)
-    if (p.ffr_index >= 0) ++start[p.ffr_index + 1];
-  for (std::size_t d = 0; d < ffr.size(); ++d) start[d + 1] += start[d];
-  std::vector<Vec3> X(start.back()), P(start.back());
-  std::vector<int> fill(start.begin(), start.end() - 1);
-  for (const MeshPoint& p : points) {
-    if (p.ffr_index < 0) continue;
-    X[fill[p.ffr_index]] = p.side.X_B;
-    P[fill[p.ffr_index]++] = p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
+  // material points and world impulses of each FFR body, in contact order
+  const PointsByBody by_body = points_by_ffr_body(points, ffr.size());
+  std::vector<Vec3> X(by_body.points.size()), P(by_body.points.size());
+  for (std::size_t n = 0; n < by_body.points.size(); ++n) {
+    const MeshPoint& p = points[by_body.points[n]];
+    X[n] = p.side.X_B;
+    P[n] = p.sigma_C * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact));
   }
   int iterations = 0;
   for (int b = 0; b < m.nb(); ++b) {
     if (m.bodies[b].kind != BodyKind::Ffr) continue;
     const int d = m.bodies[b].ffr_index;
     FfrStepData& data = ffr[d];
-    const std::size_t first = start[d], count = start[d + 1] - start[d];
+    const std::size_t first = by_body.start[d], count = by_body.start[d + 1] - by_body.start[d];
     data.rotation = ffr::rotate(m.ffr_bodies[d], data.O_i, s.w[b], data.L_i, std::span(X).subspan(first, count),
                                 std::span(P).subspan(first, count), data.rotation, m.step.inner_tolerance,
                                 m.step.inner_max_iterations);
@@ -145,33 +169,40 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
 
 namespace {
 
-// A B (k × 3) for A (k × 3) and B (3 × 3) into the columns of stride ld at out, two rows at a
-// time (the two lanes of an Array2d)
-void rotate_columns(const ffr::MatrixX3& A, const Mat3& B, double* out, Eigen::Index ld) {
+// T = A B (k × 3) for A (k × 3) and B (3 × 3) into the columns of stride ld at out, and
+// U = diag(d) T into the three columns after them, two rows at a time (the two lanes of an Array2d)
+void rotate_columns(const ffr::MatrixX3& A, const Mat3& B, const Eigen::VectorXd& d, double* out, Eigen::Index ld) {
   using Lanes = Eigen::Array2d;
   const Eigen::Index k = A.rows();
   const double* a = A.data();
   Eigen::Index j = 0;
   for (; j + 1 < k; j += 2) {
     const Lanes a0 = Lanes::Map(a + j), a1 = Lanes::Map(a + k + j), a2 = Lanes::Map(a + 2 * k + j);
-    for (int b = 0; b < 3; ++b) Lanes::Map(out + b * ld + j) = a0 * B(0, b) + a1 * B(1, b) + a2 * B(2, b);
+    const Lanes d_j = Lanes::Map(d.data() + j);
+    for (int b = 0; b < 3; ++b) {
+      const Lanes t = a0 * B(0, b) + a1 * B(1, b) + a2 * B(2, b);
+      Lanes::Map(out + b * ld + j) = t;
+      Lanes::Map(out + (3 + b) * ld + j) = d_j * t;
+    }
   }
   if (j < k)
-    for (int b = 0; b < 3; ++b) out[b * ld + j] = a[j] * B(0, b) + a[k + j] * B(1, b) + a[2 * k + j] * B(2, b);
+    for (int b = 0; b < 3; ++b) {
+      out[b * ld + j] = a[j] * B(0, b) + a[k + j] * B(1, b) + a[2 * k + j] * B(2, b);
+      out[(3 + b) * ld + j] = d[j] * out[b * ld + j];
+    }
 }
 
 }  // namespace
 
-Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points) {
+Eigen::MatrixXd orient_modal_points(const Model& m, const std::vector<MeshPoint>& points) {
   Eigen::Index k = 0;
   for (const MeshPoint& p : points) k = std::max(k, p.rows_t.rows());
   Eigen::MatrixXd oriented(k, 6 * static_cast<Eigen::Index>(points.size()));
   for (std::size_t i = 0; i < points.size(); ++i) {
     const MeshPoint& p = points[i];
     if (p.rows_t.size() == 0) continue;
-    double* columns = &oriented(0, 6 * static_cast<Eigen::Index>(i));
-    rotate_columns(p.rows_t, p.OtC, columns, k);
-    rotate_columns(p.Z, p.OtC, columns + 3 * k, k);
+    rotate_columns(p.rows_t, p.OtC, m.ffr_bodies[p.ffr_index].implicit_inverse,
+                   &oriented(0, 6 * static_cast<Eigen::Index>(i)), k);
   }
   return oriented;
 }
@@ -189,12 +220,13 @@ Mat3 mesh_block(const Eigen::MatrixXd& oriented, const std::vector<MeshPoint>& p
 }
 
 Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,
-                                   const Eigen::VectorXd& r, int d) {
+                                   const PointsByBody& by_body, const Eigen::VectorXd& r, int d) {
   Eigen::VectorXd lambda = data.lambda_free;
-  for (const MeshPoint& p : points)
-    if (p.ffr_index == d)
-      solvers::add_product(p.Z.data(), p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)), p.Z.rows(),
-                           p.Z.rows(), lambda.data());
+  for (int n = by_body.start[d]; n < by_body.start[d + 1]; ++n) {
+    const MeshPoint& p = points[by_body.points[n]];
+    solvers::add_product(p.Z.data(), p.OtC * r.segment<3>(3 * static_cast<Eigen::Index>(p.contact)), p.Z.rows(),
+                         p.Z.rows(), lambda.data());
+  }
   return lambda;
 }
 

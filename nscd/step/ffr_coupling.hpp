@@ -8,7 +8,8 @@
 ///  - the Rotator: for given impulses r, the fixed point of eqs. (16), (24) on every FFR body,
 ///    then λ_free (eq. 19 without impulses, fictitious forces at the new ω_{i+1}, O_{i+1});
 ///  - the deformable side of a contact α: its response Z_α = A₊⁻¹ H̄_αᵀ (ncoordinates × 3, the
-///    sum of the node responses of its nodes, cached per node over the run), the rotation
+///    sum of the node responses of its nodes, cached per node over the run; on a modal body, whose
+///    Â₊ is diagonal, H̄_αᵀ's rows scaled), the rotation
 ///    σ O_{i+1}ᵀ C_α, its relative velocity σ C_αᵀ O H̄_α λ, and the blocks of W of
 ///    contact_jacobian.hpp eq. (6): (σ Oᵀ C_α)ᵀ (H̄_α Z_β) (σ Oᵀ C_β);
 ///  - at the end: λ_{i+1} = λ_free + Σ_α Z_α σ O_{i+1}ᵀ C_α r_α, and the trapezoidal rule.
@@ -42,7 +43,7 @@ struct FfrStepData {
   Eigen::VectorXd lambda_free;          // λ_{i+1} without impulses, at the current rotation
   Vec3 mean_lambda_i = Vec3::Zero();    // (1/m) Σ m_k λ_k of λ_i and of λ_free
   Vec3 mean_lambda_free = Vec3::Zero();
-  std::vector<ffr::MatrixX3> node_responses;  // Z_k per node, computed when first needed (kept over the run)
+  std::vector<ffr::MatrixX3> node_responses;  // Z_k per node of a nodal body, when first needed (kept over the run)
 };
 
 /// The deformable side of an active contact, on an FFR body or (tl_coupling.hpp) on a TL or
@@ -64,25 +65,31 @@ struct MeshPoint {
 /// order and in one pass; a node whose a_i is null is left out.
 void weighted_node_sum(const std::array<const double*, 3>& a, const Vec3& w, Eigen::Index n, double* out);
 
+/// The mesh points of each FFR body, in point order: the indices of those of the body with
+/// deformable index d are points[start[d]] … points[start[d + 1] − 1].
+struct PointsByBody {
+  std::vector<int> start;   // n_ffr + 1 offsets
+  std::vector<int> points;  // indices into the points
+};
+
+/// Groups the FFR points of `points` (ffr_index ≥ 0) by their body, one of n_ffr.
+PointsByBody points_by_ffr_body(const std::vector<MeshPoint>& points, std::size_t n_ffr);
+
 /// Writes into `point` what the deformable point of side `side` (0: body a, 1: body b) of active
-/// contact `contact` has on every deformable body: contact, body, side, σ C_α, and
-/// Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material point, where
-/// Z_k = responses[k] (fe.ncoordinates() × 3, fe the body's finite-element constants) is computed
-/// by response(k) when still empty; the rest is reset. The point's matrices keep their storage
-/// (a step's points are rewritten in place). The body's indices among the FFR or TL bodies, and
-/// rows_t (a modal body's rows, else empty), are left to the caller.
+/// contact `contact` has on every deformable body: contact, body, side and σ C_α; the rest is
+/// reset, but the matrices Z and rows_t keep their storage (a step's points are rewritten in place)
+/// and are left to the caller, as are the body's indices among the FFR or TL bodies.
+void reset_mesh_point(const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
+                      MeshPoint& point);
+
+/// reset_mesh_point, and Z = Σ_i w_i Z_{k_i} over the nodes k_i and weights w_i of the material
+/// point, where Z_k = responses[k] (fe.ncoordinates() × 3, fe the body's finite-element constants)
+/// is computed by response(k) when still empty.
 template <class Response>
 void set_mesh_point_base(const contact::ContactPoint& c, int contact, int side, const MeshSide& material_point,
                          const ffr::FfrBody& fe, std::vector<ffr::MatrixX3>& responses, Response&& response,
                          MeshPoint& point) {
-  ffr::MatrixX3 Z = std::move(point.Z), rows_t = std::move(point.rows_t);
-  point = MeshPoint{};
-  point.Z = std::move(Z);
-  point.rows_t = std::move(rows_t);
-  point.contact = contact;
-  point.body = side == 0 ? c.a : c.b;
-  point.side = material_point;
-  point.sigma_C = side == 0 ? Mat3(-c.R_WC) : c.R_WC;
+  reset_mesh_point(c, contact, side, material_point, point);
   std::array<const double*, 3> node_responses{};
   for (int i = 0; i < 3; ++i) {
     const int k = material_point.nodes[i];
@@ -129,20 +136,22 @@ Vec3 free_deformable_velocity(const Model& m, const std::vector<FfrStepData>& ff
 
 /// The modal points' H̄ᵀ and Z turned to their contact frames at the current rotations, for the
 /// blocks of eq. (6) between two points p, q of the same modal body, whose mean part is 0:
-///   OtC_pᵀ H̄_p Z_q OtC_q = T_pᵀ U_q,   T_p = H̄_pᵀ OtC_p = p.rows_t OtC_p,   U_p = Z_p OtC_p
-/// (k × 3 each). Columns 6p … 6p + 2 hold T_p and 6p + 3 … 6p + 5 hold U_p, in their first k
-/// rows; the columns of points on nodal bodies are left unset. Formed once per assembly of W, so
-/// that a block costs 9 k products and only the blocks W stores are formed (one per pair of
-/// contacts), and once per forming of the contacts' sides, whose sweeps read T_p and U_p instead
-/// of W's blocks (solvers/contact_bodies.hpp eqs. (5)–(7), contact_problem.hpp defer_assembly).
-Eigen::MatrixXd orient_modal_points(const std::vector<MeshPoint>& points);
+///   OtC_pᵀ H̄_p Z_q OtC_q = T_pᵀ U_q,   T_p = H̄_pᵀ OtC_p = p.rows_t OtC_p,   U_p = Z_p OtC_p = Â₊⁻¹ T_p
+/// (k × 3 each; Â₊ diagonal, ffr_body.hpp implicit_inverse). Columns 6p … 6p + 2 hold T_p and
+/// 6p + 3 … 6p + 5 hold U_p, in their first k rows; the columns of points on nodal bodies are left
+/// unset. Formed once per assembly of W, so that a block costs 9 k products and only the blocks W
+/// stores are formed (one per pair of contacts), and once per forming of the contacts' sides,
+/// whose sweeps read T_p and U_p instead of W's blocks (solvers/contact_bodies.hpp eqs. (5)–(7),
+/// contact_problem.hpp defer_assembly).
+Eigen::MatrixXd orient_modal_points(const Model& m, const std::vector<MeshPoint>& points);
 
 /// W block of contact_jacobian.hpp eq. (6) for the deformable points p and q of the same body:
 /// OtC_pᵀ (H̄_p Z_q) OtC_q, which is T_pᵀ U_q of `oriented` (orient_modal_points) on a modal body.
 Mat3 mesh_block(const Eigen::MatrixXd& oriented, const std::vector<MeshPoint>& points, int p, int q);
 
-/// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points.
+/// λ_{i+1} of the FFR body with deformable index d: λ_free + Σ Z σ Oᵀ C r over its points
+/// (by_body: points_by_ffr_body of points), in point order.
 Eigen::VectorXd end_of_step_lambda(const FfrStepData& data, const std::vector<MeshPoint>& points,
-                                   const Eigen::VectorXd& r, int d);
+                                   const PointsByBody& by_body, const Eigen::VectorXd& r, int d);
 
 }  // namespace nscd

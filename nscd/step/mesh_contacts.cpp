@@ -149,14 +149,27 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
 
 }  // namespace
 
-Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v) {
-  if (body.modes && side.nodes[0] >= 0 && side.nodes[1] >= 0 && side.nodes[2] >= 0)
-    return ffr::modal_point_values<3>(body.modes->phi, v, side.nodes, {side.weights[0], side.weights[1], side.weights[2]});
-  Vec3 value = Vec3::Zero();
-  for (int i = 0; i < 3; ++i)
-    if (side.nodes[i] >= 0) value += side.weights[i] * ffr::node_rows(body, v, side.nodes[i]);
+template <int V>
+Eigen::Matrix<double, 3, V> interpolate(const ffr::FfrBody& body, const MeshSide& side,
+                                        const std::array<const Eigen::VectorXd*, V>& v) {
+  if (body.modes && side.nodes[0] >= 0 && side.nodes[1] >= 0 && side.nodes[2] >= 0) {
+    std::array<const double*, V> values;
+    for (int c = 0; c < V; ++c) values[c] = v[c]->data();
+    return ffr::modal_point_values<3, V>(body.modes->phi, values, side.nodes,
+                                         {side.weights[0], side.weights[1], side.weights[2]});
+  }
+  Eigen::Matrix<double, 3, V> value = Eigen::Matrix<double, 3, V>::Zero();
+  for (int i = 0; i < 3; ++i) {
+    if (side.nodes[i] < 0) continue;
+    for (int c = 0; c < V; ++c) value.col(c) += side.weights[i] * ffr::node_rows(body, *v[c], side.nodes[i]);
+  }
   return value;
 }
+
+template Eigen::Matrix<double, 3, 1> interpolate<1>(const ffr::FfrBody&, const MeshSide&,
+                                                    const std::array<const Eigen::VectorXd*, 1>&);
+template Eigen::Matrix<double, 3, 2> interpolate<2>(const ffr::FfrBody&, const MeshSide&,
+                                                    const std::array<const Eigen::VectorXd*, 2>&);
 
 void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
   const BodyModel& body = m.bodies[b];

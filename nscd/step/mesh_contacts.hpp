@@ -48,8 +48,16 @@ struct MeshContact {
 using MeshContacts = std::vector<MeshContact>;
 
 /// The value Σ_i w_i v_{k_i} at a material point of an FFR body's nodal field of the deformation
-/// coordinates v (ψ, λ; v_k = node_rows(body, v, k), ffr_body.hpp), in the body frame.
-Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v);
+/// coordinates v (ψ, λ; v_k = node_rows(body, v, k), ffr_body.hpp), in the body frame, for each
+/// of V vectors v (column c for *v[c]; a modal body's Φ rows read once for all of them).
+template <int V>
+Eigen::Matrix<double, 3, V> interpolate(const ffr::FfrBody& body, const MeshSide& side,
+                                        const std::array<const Eigen::VectorXd*, V>& v);
+
+/// interpolate for the one vector v.
+inline Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v) {
+  return interpolate<1>(body, side, {&v});
+}
 
 /// World positions x + O (X_k + ψ_k) of an FFR body's nodes, ψ_k = node_rows(body, ψ, k)
 /// (ffr_body.hpp); of a modal body, of its boundary nodes only (out has nn entries, the others

@@ -86,6 +86,7 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   ws.next_lambda.resize(m.ffr_bodies.size());
   ws.next_tl_psi.resize(m.tl_bodies.size());
   ws.next_tl_lambda.resize(m.tl_bodies.size());
+  const PointsByBody ffr_points = points_by_ffr_body(ws.mesh_points, m.ffr_bodies.size());
   tbb::parallel_for(0, m.nb(), [&](int b) {
     const BodyModel& body = m.bodies[b];
     ws.next_v[b] = ws.free[b].v + dV[b].head<3>();
@@ -101,7 +102,7 @@ void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
         ws.next_w[b] = data.rotation.w;
         ws.next_q[b] = Quat(data.rotation.O).normalized();
         ws.next_x[b] += 0.5 * h * (s.v[b] + ws.next_v[b]);
-        ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, r, d);
+        ws.next_lambda[d] = end_of_step_lambda(data, ws.mesh_points, ffr_points, r, d);
         ws.next_psi[d] = ffr::next_deformation(m.ffr_bodies[d], s.psi[d], s.lambda[d], ws.next_lambda[d]);
         break;
       }

@@ -57,16 +57,21 @@ TEST_P(FfrBodyOnMesh, NodeResponseSolvesTheDeformationEquation) {
 INSTANTIATE_TEST_SUITE_P(HexAndTet, FfrBodyOnMesh, ::testing::Values(false, true));
 
 // modal_point_values against the dense Σ_i w_i Φ_{k_i} v, for an even and an odd number of
-// columns (the two-lane loop and its last odd column); round-off of 12 to 13 terms of order 1
+// columns (the two-lane loop and its last odd column), for one vector and for two at once;
+// round-off of 12 to 13 terms of order 1
 TEST(ModalPointValues, AreTheWeightedRowsOfPhiTimesV) {
   for (const int k : {12, 13}) {
     const ModeMatrix phi = ModeMatrix::Random(3 * 5, k);
-    const Eigen::VectorXd v = Eigen::VectorXd::Random(k);
+    const Eigen::VectorXd v = Eigen::VectorXd::Random(k), u = Eigen::VectorXd::Random(k);
     const std::array<int, 3> nodes = {4, 0, 2};
     const std::array<double, 3> weights = {0.2, 0.5, 0.3};
-    Vec3 expected = Vec3::Zero();
-    for (int i = 0; i < 3; ++i) expected += weights[i] * phi.middleRows<3>(3 * nodes[i]) * v;
-    EXPECT_LT((modal_point_values<3>(phi, v, nodes, weights) - expected).norm(), 1e-14) << k;
+    Eigen::Matrix<double, 3, 2> expected = Eigen::Matrix<double, 3, 2>::Zero();
+    for (int i = 0; i < 3; ++i) {
+      expected.col(0) += weights[i] * phi.middleRows<3>(3 * nodes[i]) * v;
+      expected.col(1) += weights[i] * phi.middleRows<3>(3 * nodes[i]) * u;
+    }
+    EXPECT_LT((modal_point_values<3>(phi, v, nodes, weights) - expected.col(0)).norm(), 1e-14) << k;
+    EXPECT_LT((modal_point_values<3, 2>(phi, {v.data(), u.data()}, nodes, weights) - expected).norm(), 1e-14) << k;
     EXPECT_LT((modal_node_values(phi, v, 4) - phi.middleRows<3>(12) * v).norm(), 1e-14) << k;
   }
 }
