@@ -66,6 +66,27 @@ void set_distance_and_normal(const Vec3& p, const Vec3& n_face, bool on_face_int
   out.normal = (outside && !on_face_interior && length > kNormalScale * scale) ? Vec3(d / length) : n_face;
 }
 
+// the projection of p on triangle t (nodes a, b, c; unit normal n, twice its area) replaces out
+// if it is closer than best (ties to the earlier triangle), and best becomes its distance
+void project_on_triangle(std::span<const Vec3> nodes, const std::array<int, 3>& t, const Vec3& n, double twice_area,
+                         const Vec3& p, double& best, std::optional<SurfaceProjection>& out) {
+  const Vec3 &a = nodes[t[0]], &b = nodes[t[1]], &c = nodes[t[2]];
+  if (std::abs(n.dot(p - a)) > best) return;  // the plane alone is farther than the best
+  const TrianglePoint closest = closest_on_triangle(a, b, c, p);
+  const double distance = (p - closest.point).norm();
+  if (distance > best || (out && distance == best)) return;
+  best = distance;
+  out.emplace();
+  out->point = closest.point;
+  out->nodes = t;
+  out->weights = closest.weights;
+  set_distance_and_normal(p, n, closest.interior, std::sqrt(twice_area), *out);
+}
+
+// a box is skipped when it lies farther than the best distance by more than this fraction of the
+// coordinates' size: round-off in the projection's closest point and distance is far smaller
+constexpr double kBoxRoundOff = 1e-12;
+
 }  // namespace
 
 SurfaceProjection project_on_polyhedron(const ConvexPolyhedron& poly, const Vec3& p) {
@@ -133,21 +154,35 @@ std::optional<SurfaceProjection> project_on_triangles(std::span<const Vec3> node
   std::optional<SurfaceProjection> out;
   double best = max_distance;
   for (const std::array<int, 3>& t : triangles) {
+    const Vec3 area = (nodes[t[1]] - nodes[t[0]]).cross(nodes[t[2]] - nodes[t[0]]);
+    const double twice_area = area.norm();
+    if (twice_area == 0.0) continue;
+    project_on_triangle(nodes, t, area / twice_area, twice_area, p, best, out);
+  }
+  return out;
+}
+
+void prepare_triangles(std::span<const Vec3> nodes, std::span<const std::array<int, 3>> triangles,
+                       std::vector<PreparedTriangle>& out) {
+  for (const std::array<int, 3>& t : triangles) {
     const Vec3 &a = nodes[t[0]], &b = nodes[t[1]], &c = nodes[t[2]];
     const Vec3 area = (b - a).cross(c - a);
     const double twice_area = area.norm();
     if (twice_area == 0.0) continue;
-    const Vec3 n = area / twice_area;
-    if (std::abs(n.dot(p - a)) > best) continue;  // the plane alone is farther than the best
-    const TrianglePoint closest = closest_on_triangle(a, b, c, p);
-    const double distance = (p - closest.point).norm();
-    if (distance > best || (out && distance == best)) continue;
-    best = distance;
-    out.emplace();
-    out->point = closest.point;
-    out->nodes = t;
-    out->weights = closest.weights;
-    set_distance_and_normal(p, n, closest.interior, std::sqrt(twice_area), *out);
+    out.push_back({t, area / twice_area, twice_area, a.cwiseMin(b).cwiseMin(c), a.cwiseMax(b).cwiseMax(c)});
+  }
+}
+
+std::optional<SurfaceProjection> project_on_triangles(std::span<const Vec3> nodes,
+                                                      std::span<const PreparedTriangle> triangles,
+                                                      const Vec3& p, double max_distance) {
+  std::optional<SurfaceProjection> out;
+  double best = max_distance;
+  const double round_off = kBoxRoundOff * (1 + p.cwiseAbs().maxCoeff());
+  for (const PreparedTriangle& t : triangles) {
+    const double box_distance = (t.lo - p).cwiseMax(p - t.hi).maxCoeff();  // ≤ the distance to t
+    if (box_distance > best * (1 + kBoxRoundOff) + round_off) continue;
+    project_on_triangle(nodes, t.nodes, t.normal, t.twice_area, p, best, out);
   }
   return out;
 }

@@ -27,6 +27,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace nscd::contact {
 
@@ -50,6 +51,25 @@ SurfaceProjection project_on_sphere(double radius, const Vec3& p);
 /// triangles go to the first in order, so the result is deterministic.
 std::optional<SurfaceProjection> project_on_triangles(std::span<const Vec3> nodes,
                                                       std::span<const std::array<int, 3>> triangles,
+                                                      const Vec3& p, double max_distance);
+
+/// A triangle with what every projection on it uses: its unit normal n = (b − a) × (c − a) / 2A,
+/// twice its area 2A and its bounding box, for projecting many points on the same triangles.
+struct PreparedTriangle {
+  std::array<int, 3> nodes = {-1, -1, -1};
+  Vec3 normal = Vec3::UnitZ();
+  double twice_area = 0.0;
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+};
+
+/// The triangles of non-zero area among `triangles`, in their order, prepared (appended to out).
+void prepare_triangles(std::span<const Vec3> nodes, std::span<const std::array<int, 3>> triangles,
+                       std::vector<PreparedTriangle>& out);
+
+/// project_on_triangles on prepared triangles, with the same result: a triangle whose bounding
+/// box lies farther from p than the closest triangle so far is skipped without projecting on it.
+std::optional<SurfaceProjection> project_on_triangles(std::span<const Vec3> nodes,
+                                                      std::span<const PreparedTriangle> triangles,
                                                       const Vec3& p, double max_distance);
 
 }  // namespace nscd::contact

@@ -504,6 +504,8 @@ Model build_model(const Scene& scene) {
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, m);
   m.step = step_parameters(scene, m);
   add_joint_corrections(scene, m);
+  for (int b = 0; b < m.nb(); ++b)
+    if (const ffr::FfrBody* f = finite_element_body(m, b)) m.bodies[b].surface_search = surface_search(*f);
   for (std::size_t i = 0; i < scene.probes.size(); ++i) m.probes.push_back(probe_model(scene, i, m));
   for (const Load& load : scene.loads) m.loads.push_back(load_model(load, m));
   m.duration = scene.time.duration;

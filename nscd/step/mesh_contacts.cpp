@@ -13,19 +13,9 @@
 namespace nscd {
 namespace {
 
-// relative margin on a master's bounding box for an FFR body's (small) deformation
-constexpr double kDeformationMargin = 1e-2;
-
-// a body's surface, as a master
-struct Master {
-  int body = 0;
-  const contact::Shape* shape = nullptr;          // rigid, fixed, driven
-  const ffr::FfrBody* ffr = nullptr;              // FFR, TL, linear: its deformed boundary
-  const std::vector<Vec3>* nodes_W = nullptr;
-  Vec3 x = Vec3::Zero();
-  Quat q = Quat::Identity();
-  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();      // bounding box in the body frame
-};
+// a search box in the reference configuration is grown by this fraction of the coordinates' size
+// beyond the displacement bound δ: the round-off of the poses' transforms is far smaller
+constexpr double kSearchRoundOff = 1e-9;
 
 // a point of a body, as a slave: a sphere's centre has its radius
 struct SlavePoint {
@@ -35,6 +25,81 @@ struct SlavePoint {
   MeshSide side;
 };
 
+// a body's surface in the configuration s, as detection needs it. An FE body's boundary nodes
+// are placed, x + O (X_k + ψ_k), only when a search reaches them; (x, O) is the body frame (the
+// floating frame of an FFR body, the fixed (x₀, q₀) of a TL or linear one) and δ bounds the
+// boundary nodes' displacements |ψ_k| (surface_search.hpp eq. 1 for a modal body), round-off
+// included. A rigid, fixed or driven body's points are all placed.
+struct BodySurface {
+  const ffr::FfrBody* fe = nullptr;
+  const SurfaceSearch* search = nullptr;
+  const Eigen::VectorXd* psi = nullptr;
+  Vec3 x = Vec3::Zero();
+  Mat3 O = Mat3::Identity();
+  double delta = 0.0;             // δ [m]
+  std::vector<Vec3> nodes_W;      // FE bodies: the nodes placed so far (nn entries)
+  std::vector<char> placed;
+  std::vector<SlavePoint> points;  // the other bodies: every point, as a slave
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();  // a world box holding the surface
+
+  const Vec3& node(int k) {
+    if (!placed[k]) {
+      nodes_W[k] = x + O * (fe->mesh.nodes[k] + ffr::node_rows(*fe, *psi, k));
+      placed[k] = 1;
+    }
+    return nodes_W[k];
+  }
+
+  // the box of the reference configuration that holds the reference position of every boundary
+  // node whose current position may lie in the world box [lo_W, hi_W]
+  std::pair<Vec3, Vec3> reference_box(const Vec3& lo_W, const Vec3& hi_W) const {
+    const Vec3 centre = O.transpose() * (0.5 * (lo_W + hi_W) - x);
+    const Vec3 half = O.transpose().cwiseAbs() * (0.5 * (hi_W - lo_W)) + Vec3::Constant(delta);
+    return {centre - half, centre + half};
+  }
+};
+
+// body b's surface in the configuration s, its points not yet placed
+void body_surface(const Model& m, const State& s, int b, BodySurface& out) {
+  if (const ffr::FfrBody* f = finite_element_body(m, b)) {
+    const BodyModel& body = m.bodies[b];
+    out.fe = f;
+    out.search = &body.surface_search;
+    const bool floating = body.kind == BodyKind::Ffr;
+    out.psi = floating ? &s.psi[body.ffr_index] : &s.tl_psi[body.tl_index];
+    out.x = floating ? s.x[b] : body.x0;
+    out.O = (floating ? s.q[b] : body.q0).toRotationMatrix();
+    out.nodes_W.resize(f->nn());
+    out.placed.assign(f->nn(), 0);
+    double delta = 0.0;
+    if (f->modes) delta = out.search->modal_bound * out.psi->norm();
+    else
+      for (const int k : f->surface.nodes) delta = std::max(delta, out.psi->segment<3>(3 * k).norm());
+    const contact::BoxTree::Node& root = out.search->nodes.nodes.front();
+    out.delta = delta + kSearchRoundOff * (1 + out.x.cwiseAbs().maxCoeff() + (root.hi - root.lo).norm() + delta);
+    // the reference box, turned and grown by δ
+    const Vec3 centre = out.x + out.O * (0.5 * (root.lo + root.hi));
+    const Vec3 half = out.O.cwiseAbs() * (0.5 * (root.hi - root.lo)) + Vec3::Constant(out.delta);
+    out.lo = centre - half;
+    out.hi = centre + half;
+    return;
+  }
+  std::vector<SlavePoint>& points = out.points;
+  if (const auto* sphere = std::get_if<contact::Sphere>(&m.shapes[b])) {
+    points.push_back({0, s.x[b], sphere->radius, {}});
+  } else {
+    const auto& poly = std::get<contact::ConvexPolyhedron>(m.shapes[b]);
+    for (std::size_t k = 0; k < poly.vertices.size(); ++k)
+      points.push_back({static_cast<int>(k), s.x[b] + s.q[b] * poly.vertices[k], 0.0, {}});
+  }
+  out.lo = Vec3::Constant(std::numeric_limits<double>::infinity());
+  out.hi = -out.lo;
+  for (const SlavePoint& p : points) {
+    out.lo = out.lo.cwiseMin(p.p_W - Vec3::Constant(p.radius));
+    out.hi = out.hi.cwiseMax(p.p_W + Vec3::Constant(p.radius));
+  }
+}
+
 // one contact before it is oriented from a to b
 struct Candidate {
   SlavePoint slave;
@@ -42,86 +107,98 @@ struct Candidate {
   MeshSide master_side;
 };
 
-// the master's boundary triangles whose bounding box, inflated by `reach`, meets the box lo–hi
-// (world frame), in their order: a projection within reach of a point in lo–hi can only land on
-// one of them, and ties still go to the first, so the result equals the projection on them all
-std::vector<std::array<int, 3>> triangles_near(const Master& master, const Vec3& lo, const Vec3& hi, double reach) {
-  std::vector<std::array<int, 3>> near;
-  const std::vector<Vec3>& nodes = *master.nodes_W;
-  for (const std::array<int, 3>& t : master.ffr->surface.triangles) {
-    const Vec3 t_lo = nodes[t[0]].cwiseMin(nodes[t[1]]).cwiseMin(nodes[t[2]]).array() - reach;
-    const Vec3 t_hi = nodes[t[0]].cwiseMax(nodes[t[1]]).cwiseMax(nodes[t[2]]).array() + reach;
-    if ((t_lo.array() <= hi.array()).all() && (t_hi.array() >= lo.array()).all()) near.push_back(t);
+// buffers reused by the pairs of one detection
+struct Scratch {
+  std::vector<int> found;
+  std::vector<SlavePoint> near;
+  std::vector<contact::PreparedTriangle> triangles;
+};
+
+// the slave's points within `reach` of the master's box, into scratch.near, in the order of
+// their indices
+void points_near(BodySurface& slave, const BodySurface& master, double alert, Scratch& scratch) {
+  scratch.near.clear();
+  auto within = [&](const Vec3& p, double reach) {
+    return (p.array() >= master.lo.array() - reach).all() && (p.array() <= master.hi.array() + reach).all();
+  };
+  if (slave.fe == nullptr) {
+    for (const SlavePoint& p : slave.points)
+      if (within(p.p_W, p.radius + alert)) scratch.near.push_back(p);
+    return;
   }
-  return near;
+  const auto [lo, hi] = slave.reference_box(master.lo - Vec3::Constant(alert), master.hi + Vec3::Constant(alert));
+  scratch.found.clear();
+  contact::boxes_meeting(slave.search->nodes, lo, hi, scratch.found);
+  for (const int i : scratch.found) {
+    const int k = slave.fe->surface.nodes[i];
+    const Vec3& p_W = slave.node(k);
+    if (!within(p_W, alert)) continue;
+    SlavePoint p;
+    p.index = k;
+    p.p_W = p_W;
+    p.side.nodes = {k, -1, -1};
+    p.side.weights = Vec3(1, 0, 0);
+    p.side.X_B = slave.fe->mesh.nodes[k];
+    scratch.near.push_back(p);
+  }
 }
 
-std::optional<contact::SurfaceProjection> project(const Master& master, std::span<const std::array<int, 3>> triangles,
+// the master's boundary triangles whose bounding box, inflated by `reach`, meets the box lo–hi
+// (world frame), in their order and prepared, into scratch.triangles: a projection within reach
+// of a point in lo–hi can only land on one of them, and ties still go to the first, so the
+// result equals the projection on them all
+void triangles_near(BodySurface& master, const Vec3& lo, const Vec3& hi, double reach, Scratch& scratch) {
+  scratch.triangles.clear();
+  const auto [lo_X, hi_X] = master.reference_box(lo - Vec3::Constant(reach), hi + Vec3::Constant(reach));
+  scratch.found.clear();
+  contact::boxes_meeting(master.search->triangles, lo_X, hi_X, scratch.found);
+  for (const int i : scratch.found) {
+    const std::array<int, 3>& t = master.fe->surface.triangles[i];
+    const Vec3 &a = master.node(t[0]), &b = master.node(t[1]), &c = master.node(t[2]);
+    const Vec3 t_lo = a.cwiseMin(b).cwiseMin(c).array() - reach;
+    const Vec3 t_hi = a.cwiseMax(b).cwiseMax(c).array() + reach;
+    if ((t_lo.array() <= hi.array()).all() && (t_hi.array() >= lo.array()).all())
+      contact::prepare_triangles(master.nodes_W, std::span(&t, 1), scratch.triangles);
+  }
+}
+
+std::optional<contact::SurfaceProjection> project(const Model& m, const State& s, int b, const BodySurface& master,
+                                                  std::span<const contact::PreparedTriangle> triangles,
                                                   const Vec3& p_W, double max_distance) {
-  if (master.ffr != nullptr) return contact::project_on_triangles(*master.nodes_W, triangles, p_W, max_distance);
-  const Vec3 p_B = master.q.conjugate() * (p_W - master.x);
+  if (master.fe != nullptr) return contact::project_on_triangles(master.nodes_W, triangles, p_W, max_distance);
+  const Vec3 p_B = s.q[b].conjugate() * (p_W - s.x[b]);
   contact::SurfaceProjection out =
-      std::holds_alternative<contact::Sphere>(*master.shape)
-          ? contact::project_on_sphere(std::get<contact::Sphere>(*master.shape).radius, p_B)
-          : contact::project_on_polyhedron(std::get<contact::ConvexPolyhedron>(*master.shape), p_B);
+      std::holds_alternative<contact::Sphere>(m.shapes[b])
+          ? contact::project_on_sphere(std::get<contact::Sphere>(m.shapes[b]).radius, p_B)
+          : contact::project_on_polyhedron(std::get<contact::ConvexPolyhedron>(m.shapes[b]), p_B);
   if (out.distance > max_distance) return std::nullopt;
-  out.point = master.x + master.q * out.point;
-  out.normal = master.q * out.normal;
+  out.point = s.x[b] + s.q[b] * out.point;
+  out.normal = s.q[b] * out.normal;
   return out;
 }
 
-// slave points of body b
-std::vector<SlavePoint> slave_points(const Model& m, const State& s, int b, const std::vector<Vec3>* nodes_W) {
-  std::vector<SlavePoint> points;
-  if (const ffr::FfrBody* f = finite_element_body(m, b)) {
-    for (const int k : f->surface.nodes) {
-      SlavePoint p;
-      p.index = k;
-      p.p_W = (*nodes_W)[k];
-      p.side.nodes = {k, -1, -1};
-      p.side.weights = Vec3(1, 0, 0);
-      p.side.X_B = f->mesh.nodes[k];
-      points.push_back(p);
-    }
-  } else if (const auto* sphere = std::get_if<contact::Sphere>(&m.shapes[b])) {
-    points.push_back({0, s.x[b], sphere->radius, {}});
-  } else {
-    const auto& poly = std::get<contact::ConvexPolyhedron>(m.shapes[b]);
-    for (std::size_t k = 0; k < poly.vertices.size(); ++k)
-      points.push_back({static_cast<int>(k), s.x[b] + s.q[b] * poly.vertices[k], 0.0, {}});
-  }
-  return points;
-}
-
-// contacts of the slave points on the master
-std::vector<Candidate> project_all(const std::vector<SlavePoint>& slaves, const Master& master, double alert) {
-  // the slave points within reach of the master's bounding box
-  std::vector<const SlavePoint*> near;
+// contacts of the slave's points on master body b
+std::vector<Candidate> project_all(const Model& m, const State& s, BodySurface& slave, int b, BodySurface& master,
+                                   double alert, Scratch& scratch) {
+  points_near(slave, master, alert, scratch);
+  std::vector<Candidate> out;
+  if (scratch.near.empty()) return out;
   double reach = alert;
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
-  for (const SlavePoint& slave : slaves) {
-    const Vec3 p_B = master.q.conjugate() * (slave.p_W - master.x);
-    const double slave_reach = slave.radius + alert;
-    if ((p_B.array() < master.lo.array() - slave_reach).any() || (p_B.array() > master.hi.array() + slave_reach).any())
-      continue;
-    near.push_back(&slave);
-    reach = std::max(reach, slave_reach);
-    lo = lo.cwiseMin(slave.p_W);
-    hi = hi.cwiseMax(slave.p_W);
+  for (const SlavePoint& p : scratch.near) {
+    reach = std::max(reach, p.radius + alert);
+    lo = lo.cwiseMin(p.p_W);
+    hi = hi.cwiseMax(p.p_W);
   }
-  std::vector<Candidate> out;
-  if (near.empty()) return out;
-  const std::vector<std::array<int, 3>> triangles =
-      master.ffr != nullptr ? triangles_near(master, lo, hi, reach) : std::vector<std::array<int, 3>>();
-  for (const SlavePoint* slave_ptr : near) {
-    const SlavePoint& slave = *slave_ptr;
-    const auto projection = project(master, triangles, slave.p_W, alert + slave.radius);
-    if (!projection || projection->distance - slave.radius > alert) continue;
-    Candidate c{slave, *projection, {}};
-    if (master.ffr != nullptr) {
+  if (master.fe != nullptr) triangles_near(master, lo, hi, reach, scratch);
+  for (const SlavePoint& slave_point : scratch.near) {
+    const auto projection = project(m, s, b, master, scratch.triangles, slave_point.p_W, alert + slave_point.radius);
+    if (!projection || projection->distance - slave_point.radius > alert) continue;
+    Candidate c{slave_point, *projection, {}};
+    if (master.fe != nullptr) {
       c.master_side.nodes = projection->nodes;
       c.master_side.weights = projection->weights;
-      for (int i = 0; i < 3; ++i) c.master_side.X_B += projection->weights[i] * master.ffr->mesh.nodes[projection->nodes[i]];
+      for (int i = 0; i < 3; ++i) c.master_side.X_B += projection->weights[i] * master.fe->mesh.nodes[projection->nodes[i]];
     }
     out.push_back(c);
   }
@@ -171,66 +248,23 @@ template Eigen::Matrix<double, 3, 1> interpolate<1>(const ffr::FfrBody&, const M
 template Eigen::Matrix<double, 3, 2> interpolate<2>(const ffr::FfrBody&, const MeshSide&,
                                                     const std::array<const Eigen::VectorXd*, 2>&);
 
-void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out) {
-  const BodyModel& body = m.bodies[b];
-  if (body.kind == BodyKind::Ffr) deformed_nodes(m.ffr_bodies[body.ffr_index], s.x[b], s.q[b], s.psi[body.ffr_index], out);
-  else deformed_nodes(m.tl_bodies[body.tl_index].fe, body.x0, body.q0, s.tl_psi[body.tl_index], out);
-}
-
-void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
-                    std::vector<Vec3>& out) {
-  out.resize(body.nn());
-  const Mat3 O = q.toRotationMatrix();
-  if (body.modes) {  // Φ_k ξ at the boundary nodes only, which detection uses
-    for (const int k : body.surface.nodes) out[k] = x + O * (body.mesh.nodes[k] + ffr::node_rows(body, psi, k));
-    return;
-  }
-  for (int k = 0; k < body.nn(); ++k) out[k] = x + O * (body.mesh.nodes[k] + psi.segment<3>(3 * k));
-}
-
 void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
                           std::span<const contact::ContactPoint> on_shapes, MeshContacts& out) {
   out.clear();
-  // the FE bodies' deformed nodes, computed for the first node-to-surface pair that needs them
-  std::vector<std::vector<Vec3>> nodes_W(m.nb());
-  auto nodes_of = [&](int b) -> std::vector<Vec3>* {
-    if (!has_mesh(m.bodies[b].kind)) return nullptr;
-    if (nodes_W[b].empty()) deformed_nodes(m, s, b, nodes_W[b]);
-    return &nodes_W[b];
+  // the bodies' surfaces, computed for the first pair that needs them
+  std::vector<BodySurface> surfaces(m.nb());
+  std::vector<bool> ready(m.nb(), false);
+  auto surface_of = [&](int b) -> BodySurface& {
+    if (!ready[b]) body_surface(m, s, b, surfaces[b]), ready[b] = true;
+    return surfaces[b];
   };
-  auto master_of = [&](int b) {
-    Master master;
-    master.body = b;
-    master.x = s.x[b];
-    master.q = s.q[b];
-    std::span<const Vec3> points;
-    std::vector<Vec3> current;  // TL, linear: the nodes X + ψ in the fixed frame (x₀, q₀)
-    if (m.bodies[b].kind == BodyKind::Ffr) {
-      master.ffr = &m.ffr_bodies[m.bodies[b].ffr_index];
-      master.nodes_W = nodes_of(b);
-      points = master.ffr->mesh.nodes;
-    } else if (is_nodal(m.bodies[b].kind)) {
-      master.ffr = &m.tl_bodies[m.bodies[b].tl_index].fe;
-      master.nodes_W = nodes_of(b);
-      master.x = m.bodies[b].x0;
-      master.q = m.bodies[b].q0;
-      for (const Vec3& p_W : nodes_W[b]) current.push_back(master.q.conjugate() * (p_W - master.x));
-      points = current;
-    } else {
-      master.shape = &m.shapes[b];
-      if (const auto* poly = std::get_if<contact::ConvexPolyhedron>(&m.shapes[b])) points = poly->vertices;
-    }
-    if (points.empty()) {  // a sphere
-      master.hi = Vec3::Constant(m.bodies[b].bounding_radius);
-      master.lo = -master.hi;
-    } else {
-      master.lo = master.hi = points[0];
-      for (const Vec3& p : points) master.lo = master.lo.cwiseMin(p), master.hi = master.hi.cwiseMax(p);
-      const Vec3 margin = Vec3::Constant(kDeformationMargin * (master.hi - master.lo).norm());
-      master.lo -= margin;
-      master.hi += margin;
-    }
-    return master;
+  Scratch scratch;
+  // a sphere holding body b's surface: an FE body's boundary lies within its bounding radius
+  // of its body frame's origin, grown by δ
+  auto bounding_sphere = [&](int b) -> std::pair<Vec3, double> {
+    if (!has_mesh(m.bodies[b].kind)) return {s.x[b], m.bodies[b].bounding_radius};
+    const BodySurface& surface = surface_of(b);
+    return {surface.x, m.bodies[b].bounding_radius + surface.delta};
   };
 
   // every pair with an FE body f, once, but the pairs on the shapes' faces: a body in contact on
@@ -246,14 +280,15 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
       if (other == f || (has_mesh(m.bodies[other].kind) && other < f)) continue;
       const int a = std::min(f, other), b = std::max(f, other);
       const bool ffr_a = has_mesh(m.bodies[a].kind), ffr_b = has_mesh(m.bodies[b].kind);
-      const double reach = (1 + kDeformationMargin) * (m.bodies[a].bounding_radius + m.bodies[b].bounding_radius);
-      if ((s.x[a] - s.x[b]).norm() > reach + alert_distance) continue;
+      const auto [x_a, r_a] = bounding_sphere(a);
+      const auto [x_b, r_b] = bounding_sphere(b);
+      if ((x_a - x_b).norm() > (1 + kSearchRoundOff) * (r_a + r_b) + alert_distance) continue;
       const bool sphere_a = std::holds_alternative<contact::Sphere>(m.shapes[a]) && !ffr_a;
       const bool sphere_b = std::holds_alternative<contact::Sphere>(m.shapes[b]) && !ffr_b;
       // a's points on b's surface, and b's points on a's surface
       std::vector<Candidate> a_on_b, b_on_a;
-      if (!sphere_b) a_on_b = project_all(slave_points(m, s, a, nodes_of(a)), master_of(b), alert_distance);
-      if (!sphere_a) b_on_a = project_all(slave_points(m, s, b, nodes_of(b)), master_of(a), alert_distance);
+      if (!sphere_b) a_on_b = project_all(m, s, surface_of(a), b, surface_of(b), alert_distance, scratch);
+      if (!sphere_a) b_on_a = project_all(m, s, surface_of(b), a, surface_of(a), alert_distance, scratch);
       bool a_is_slave = a_on_b.size() > b_on_a.size();
       if (a_on_b.size() == b_on_a.size()) a_is_slave = ffr_a || !ffr_b;
       if (sphere_a) a_is_slave = true;
@@ -264,10 +299,16 @@ void detect_mesh_contacts(const Model& m, const State& s, double alert_distance,
   }
   append_shape_contacts(m, s, on_shapes, out);
 
-  // sort by (a, b, feature)
-  std::stable_sort(out.begin(), out.end(), [](const MeshContact& x, const MeshContact& y) {
-    return std::tie(x.point.a, x.point.b, x.point.feature) < std::tie(y.point.a, y.point.b, y.point.feature);
-  });
+  // sort by (a, b, feature): the order found by a stable sort of the indices, then each contact
+  // moved once
+  auto key = [&](int i) { return std::tie(out[i].point.a, out[i].point.b, out[i].point.feature); };
+  std::vector<int> order(out.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key(x) < key(y); });
+  MeshContacts sorted;
+  sorted.reserve(out.size());
+  for (const int i : order) sorted.push_back(std::move(out[i]));
+  out.swap(sorted);
 }
 
 }  // namespace nscd

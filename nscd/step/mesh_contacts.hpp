@@ -14,6 +14,13 @@
 /// slave. This reproduces the paper's count for its three blocks (§4.2: 70 points: 25 under
 /// each lower block, and 10 nodes of the upper block on each lower one).
 ///
+/// The boundaries are searched in their reference configuration (surface_search.hpp): the
+/// nodes and triangles that a world box may hold are found in the body's trees, its box carried
+/// into the body frame and grown by the bound δ on the boundary nodes' displacements, and only
+/// those are placed, x + O (X_k + ψ_k); the projection skips triangles whose boxes lie farther
+/// than the closest so far (contact/surface_projection.hpp). The contacts are those of every node
+/// projected on every triangle.
+///
 /// Each contact point lies midway between the slave point and its projection, with the master's
 /// outward normal (oriented from body a to body b, conventions C1) and the signed distance as
 /// gap (C2). Output sorted by (a, b, feature), feature = (1 if the slave is body b) · 2³² + the
@@ -58,16 +65,6 @@ Eigen::Matrix<double, 3, V> interpolate(const ffr::FfrBody& body, const MeshSide
 inline Vec3 interpolate(const ffr::FfrBody& body, const MeshSide& side, const Eigen::VectorXd& v) {
   return interpolate<1>(body, side, {&v});
 }
-
-/// World positions x + O (X_k + ψ_k) of an FFR body's nodes, ψ_k = node_rows(body, ψ, k)
-/// (ffr_body.hpp); of a modal body, of its boundary nodes only (out has nn entries, the others
-/// unset), so that detection costs no O(nn k) expansion of ψ = Φ ξ.
-void deformed_nodes(const ffr::FfrBody& body, const Vec3& x, const Quat& q, const Eigen::VectorXd& psi,
-                    std::vector<Vec3>& out);
-
-/// World positions of the nodes of FE body b: x + O (X + ψ) (FFR; a modal body's boundary nodes
-/// only), x₀ + R(q₀) (X + ψ) (TL, linear).
-void deformed_nodes(const Model& m, const State& s, int b, std::vector<Vec3>& out);
 
 /// Every contact with gap ≤ alert_distance [m] between an FE body and any other body (pairs of
 /// two non-moving bodies never involve an FE body): node to surface, or on the shapes' faces for

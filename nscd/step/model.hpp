@@ -13,6 +13,7 @@
 #include "nscd/step/driven_motion.hpp"
 #include "nscd/step/face_grid.hpp"
 #include "nscd/step/loads.hpp"
+#include "nscd/step/surface_search.hpp"
 #include "solvers/solve.hpp"
 
 #include <algorithm>
@@ -57,6 +58,7 @@ struct BodyModel {
   std::optional<DrivenMotion> angular_motion;  // driven: ω(t), optional
   ShapeFaces shape_faces;  // FFR bodies in contact on their shape's faces (shape_contacts.hpp);
                            // no triangles: node to surface
+  SurfaceSearch surface_search;  // FE bodies: node-to-surface detection's search (surface_search.hpp)
   bool shape_contact() const { return !shape_faces.triangles.empty(); }
 };
 

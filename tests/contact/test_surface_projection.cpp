@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace nscd::contact {
 namespace {
@@ -75,6 +77,38 @@ TEST(SurfaceProjection, BelowTheSurfaceIsNegativeAndFarPointsAreIgnored) {
   EXPECT_NEAR(below->distance, -0.05, kTol);
   EXPECT_EQ(below->normal, Vec3(0, 0, 1));
   EXPECT_FALSE(project_on_triangles(kSquare, kTriangles, Vec3(0.5, 0.5, 2.0), 1.0).has_value());
+}
+
+// the prepared triangles (box test first, normals computed once) give the projection of the
+// plain loop bit for bit, on the unit cube's 12 triangles and a zero-area one, at points of a
+// quarter lattice around it: many lie on shared edges and faces, where ties go to the first
+TEST(SurfaceProjection, PreparedTrianglesGiveTheSameProjection) {
+  std::vector<Vec3> nodes;
+  for (int k = 0; k < 8; ++k) nodes.push_back(Vec3(k & 1, (k >> 1) & 1, (k >> 2) & 1));
+  const std::vector<std::array<int, 3>> triangles = {
+      {0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4}, {2, 6, 3},
+      {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}, {0, 1, 1}};
+  std::vector<PreparedTriangle> prepared;
+  prepare_triangles(nodes, triangles, prepared);
+  ASSERT_EQ(prepared.size(), 12u);  // the zero-area triangle is left out
+  int projected = 0;
+  for (const double max_distance : {0.3, std::numeric_limits<double>::infinity()})
+    for (int i = -2; i <= 6; ++i)
+      for (int j = -2; j <= 6; ++j)
+        for (int k = -2; k <= 6; ++k) {
+          const Vec3 p(0.25 * i, 0.25 * j, 0.25 * k);
+          const auto plain = project_on_triangles(nodes, triangles, p, max_distance);
+          const auto fast = project_on_triangles(nodes, prepared, p, max_distance);
+          ASSERT_EQ(plain.has_value(), fast.has_value()) << p.transpose();
+          if (!plain) continue;
+          ++projected;
+          EXPECT_EQ(plain->nodes, fast->nodes) << p.transpose();
+          EXPECT_EQ(plain->point, fast->point);
+          EXPECT_EQ(plain->weights, fast->weights);
+          EXPECT_EQ(plain->normal, fast->normal);
+          EXPECT_EQ(plain->distance, fast->distance);
+        }
+  EXPECT_GT(projected, 729);  // every point within infinity, and some within 0.3
 }
 
 }  // namespace

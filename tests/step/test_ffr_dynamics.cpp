@@ -206,26 +206,53 @@ TEST(FfrDynamics, DelassusOperatorEqualsTheDenseProduct) {
   EXPECT_LT((ws.contacts.problem.W.to_dense() - W_dense).cwiseAbs().maxCoeff(), 1e-9 * W_dense.cwiseAbs().maxCoeff());
 }
 
-TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
+// §4.2's table and three blocks (4 × 4 × 8 hexahedra each), the upper one's centre at height
+// `upper_z` (3: resting on the lower ones)
+test::Simulation three_blocks(double upper_z) {
   io::Scene scene = test::stone_scene(1e-4, 1e-4, 0.3);
   test::add_box(scene, "table", BodyKind::Fixed, Vec3(6, 6, 0.2), Vec3(0, 0, -0.1));
   add_ffr_box(scene, "left", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, 2.0 / 3, 1));
   add_ffr_box(scene, "right", Vec3(1, 1, 2), {4, 4, 8}, Vec3(0, -2.0 / 3, 1));
-  add_ffr_box(scene, "upper", Vec3(0.8, 1, 2), {4, 4, 8}, Vec3(0, 0, 3));
-  test::Simulation sim(scene);
+  add_ffr_box(scene, "upper", Vec3(0.8, 1, 2), {4, 4, 8}, Vec3(0, 0, upper_z));
+  return test::Simulation(scene);
+}
+
+// the contact points found in `sim`'s state, counted per pair of bodies
+std::map<std::pair<int, int>, int> contacts_per_pair(test::Simulation& sim) {
   detect_all(sim.model, sim.state, sim.model.step.alert_distance, sim.workspace);
-  const MeshContacts& contacts = sim.workspace.mesh_detected;
+  std::map<std::pair<int, int>, int> per_pair;
+  for (const MeshContact& c : sim.workspace.mesh_detected) ++per_pair[{c.point.a, c.point.b}];
+  return per_pair;
+}
+
+TEST(FfrDynamics, ThreeBlocksOfThePaperTouchAtSeventyPoints) {
+  test::Simulation sim = three_blocks(3);
+  std::map<std::pair<int, int>, int> per_pair = contacts_per_pair(sim);
   // §4.2: "70 contact points in total, 10 between each of the lower solids and the upper one,
   // and 25 between each of the lower solids and the rigid surface"
-  std::map<std::pair<int, int>, int> per_pair;
-  for (const MeshContact& c : contacts) ++per_pair[{c.point.a, c.point.b}];
-  EXPECT_EQ(contacts.size(), 70u);
+  EXPECT_EQ(sim.workspace.mesh_detected.size(), 70u);
   EXPECT_EQ((per_pair[{0, 1}]), 25);
   EXPECT_EQ((per_pair[{0, 2}]), 25);
   EXPECT_EQ((per_pair[{1, 3}]), 10);
   EXPECT_EQ((per_pair[{2, 3}]), 10);
 }
 
+// detection bounds and searches the boundaries in their reference configuration, grown by the
+// largest displacement (mesh_contacts.hpp, surface_search.hpp): the upper block placed 0.6 m
+// higher, 25 times the alert distance and farther from the lower blocks than the sum of the
+// undeformed bounding radii, and deformed 0.6 m down onto them by ψ, meets them at the same 20
+// points as when it rests there undeformed
+TEST(FfrDynamics, DeformedBoundaryIsFoundWhereItIsNotWhereItWas) {
+  test::Simulation sim = three_blocks(3.6);
+  ASSERT_LT(25 * sim.model.step.alert_distance, 0.6);
+  ASSERT_GT((sim.state.x[3] - sim.state.x[1]).norm(),
+            sim.model.bodies[1].bounding_radius + sim.model.bodies[3].bounding_radius + sim.model.step.alert_distance);
+  Eigen::VectorXd& psi = sim.state.psi[2];
+  for (Eigen::Index k = 0; k < psi.size() / 3; ++k) psi[3 * k + 2] = -0.6;
+  std::map<std::pair<int, int>, int> per_pair = contacts_per_pair(sim);
+  EXPECT_EQ((per_pair[{1, 3}]), 10);
+  EXPECT_EQ((per_pair[{2, 3}]), 10);
+}
 
 // delassus_product (contact_problem.hpp), the exact test of Algorithm 1's outer loop, and on modal
 // bodies the contacts' sides of defer_assembly, give W r of the assembled W at the same

@@ -45,6 +45,29 @@ double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b
   return worst;
 }
 
+// the bound of surface_search.hpp eq. (1) that lets detection search a modal body's boundary in
+// its reference configuration: ‖Φ_k ξ‖ ≤ c ‖ξ‖ at every boundary node, c no larger than √3 times
+// the largest ‖Φ_k‖₂ (a Frobenius norm of a 3-row matrix), on §4.2's blocks with 12 modes
+TEST(ModalFfr, SurfaceSearchBoundsTheBoundaryNodesDisplacements) {
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/ffr_three_blocks.json");
+  scene.ffr.modes = 12;
+  test::Simulation sim(scene);
+  const int upper = 3;
+  const ffr::FfrBody& body = *finite_element_body(sim.model, upper);
+  ASSERT_TRUE(body.modes);
+  const double c = sim.model.bodies[upper].surface_search.modal_bound;
+  double largest_spectral = 0;
+  for (const int k : body.surface.nodes) {
+    const Eigen::MatrixXd phi_k = body.modes->phi.middleRows<3>(3 * k);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(phi_k, Eigen::ComputeThinV);
+    const Eigen::VectorXd worst = svd.matrixV().col(0);  // ‖Φ_k ξ‖ = ‖Φ_k‖₂ ‖ξ‖
+    EXPECT_LE((phi_k * worst).norm(), c * worst.norm() * (1 + 1e-12)) << "node " << k;
+    largest_spectral = std::max(largest_spectral, svd.singularValues()[0]);
+  }
+  EXPECT_LE(c, std::sqrt(3.0) * largest_spectral);
+  EXPECT_GT(c, 0.0);
+}
+
 TEST(ModalFfr, RotatingCuboidApproachesFullFfrAsModesAreAdded) {
   const std::vector<Vec3> full = cuboid_probe(0);
   // the probe's deformation in full FFR is the centrifugal stretch, ρ ω² L² / E ≈ 1e-5 m (measured:
