@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// Internal to nscd/io: the one global model of the Gmsh API [Geuzaine & Remacle 2009], shared by
-/// the mesh file reader (mesh_file.hpp) and the meshing of rigid shapes (shape_mesh.hpp).
+/// the mesh file reader (mesh_file.hpp) and the meshing of rigid shapes (shape_mesh.hpp), through
+/// Gmsh's C API opened on first use (gmsh_api.hpp).
 ///  - GmshModel holds a process-wide lock for its lifetime. Gmsh is initialised once per process
 ///    (General.Terminal = 0, so it prints nothing); the model is emptied (gmsh::clear) when the
 ///    lock is taken and again before it is released.
@@ -37,10 +38,5 @@ class GmshModel {
 /// @throws nscd::InputError "<name>: ..." when there are no 3-D elements, several element types,
 ///         or a type other than first-order tetrahedra or hexahedra.
 RawMesh volume_elements(const std::string& name);
-
-/// The message of the error being handled (call within a catch block): Gmsh 4.8 throws its
-/// message as a std::string, a std::exception (e.g. volume_elements' InputError) has its own,
-/// other errors leave theirs in Gmsh's logger.
-std::string current_gmsh_error();
 
 }  // namespace nscd::io::detail

@@ -1,10 +1,9 @@
 #include "nscd/io/mesh_file.hpp"
 
 #include "nscd/core/error.hpp"
+#include "nscd/io/gmsh_api.hpp"
 #include "nscd/io/gmsh_model.hpp"
 #include "nscd/io/vtk_files.hpp"
-
-#include <gmsh.h>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellType.h>
@@ -27,7 +26,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using detail::compact;
-using detail::current_gmsh_error;
 using detail::GmshModel;
 using detail::RawMesh;
 using detail::volume_elements;
@@ -52,12 +50,10 @@ ffr::Mesh read_gmsh(const fs::path& file) {
     try {
       // merge into the fresh empty model rather than open: after an error thrown while reading,
       // Gmsh 4.8's open() stays locked ("I'm busy!") and silently ignores every later file
-      gmsh::merge(name);
+      detail::call(detail::gmsh_api().merge, name.c_str());
       raw = volume_elements(name);
-    } catch (const InputError&) {
-      throw;
-    } catch (...) {
-      throw InputError(fmt::format("{}: not a readable Gmsh mesh file ({})", name, current_gmsh_error()));
+    } catch (const detail::GmshError& error) {
+      throw InputError(fmt::format("{}: not a readable Gmsh mesh file ({})", name, error.what()));
     }
   }
   return compact(std::move(raw), name);

@@ -2,10 +2,9 @@
 
 #include "contact/mass_properties.hpp"
 #include "nscd/core/error.hpp"
+#include "nscd/io/gmsh_api.hpp"
 #include "nscd/io/gmsh_model.hpp"
 #include "nscd/io/process_cache.hpp"
-
-#include <gmsh.h>
 
 #include <algorithm>
 #include <array>
@@ -14,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <utility>
 #include <vector>
 
@@ -51,11 +51,13 @@ MeshKey key_of(const contact::Shape& shape, double size) {
 
 // the polyhedron as a built-in-kernel volume: points, lines, plane surfaces, a surface loop
 void add_polyhedron(const contact::ConvexPolyhedron& poly, double size) {
-  namespace geo = gmsh::model::geo;
+  using detail::call;
+  const detail::GmshApi& api = detail::gmsh_api();
   std::vector<int> points;
-  for (const Vec3& v : poly.vertices) points.push_back(geo::addPoint(v.x(), v.y(), v.z(), size));
+  for (const Vec3& v : poly.vertices) points.push_back(call(api.geo_add_point, v.x(), v.y(), v.z(), size, -1));
   std::map<std::array<int, 2>, int> line_of;  // edge (i < j) → tag of the line from i to j
-  for (const std::array<int, 2>& edge : poly.edges) line_of[edge] = geo::addLine(points[edge[0]], points[edge[1]]);
+  for (const std::array<int, 2>& edge : poly.edges)
+    line_of[edge] = call(api.geo_add_line, points[edge[0]], points[edge[1]], -1);
   std::vector<int> surfaces;
   for (const std::vector<int>& face : poly.faces) {
     std::vector<int> loop;
@@ -63,21 +65,24 @@ void add_polyhedron(const contact::ConvexPolyhedron& poly, double size) {
       const int i = face[k], j = face[(k + 1) % face.size()];
       loop.push_back(i < j ? line_of.at({i, j}) : -line_of.at({j, i}));
     }
-    surfaces.push_back(geo::addPlaneSurface({geo::addCurveLoop(loop)}));
+    int curve_loop = call(api.geo_add_curve_loop, loop.data(), loop.size(), -1, 0);
+    surfaces.push_back(call(api.geo_add_plane_surface, &curve_loop, std::size_t{1}, -1));
   }
-  geo::addVolume({geo::addSurfaceLoop(surfaces)});
-  geo::synchronize();
+  int shell = call(api.geo_add_surface_loop, surfaces.data(), surfaces.size(), -1);
+  call(api.geo_add_volume, &shell, std::size_t{1}, -1);
+  call(api.geo_synchronize);
 }
 
 // first-order tetrahedra of size `size` everywhere, by Gmsh's Delaunay algorithms in one thread
 void set_mesh_options(double size) {
-  gmsh::option::setNumber("General.NumThreads", 1);
-  gmsh::option::setNumber("Mesh.ElementOrder", 1);
-  gmsh::option::setNumber("Mesh.Algorithm", 5);    // Delaunay (2-D)
-  gmsh::option::setNumber("Mesh.Algorithm3D", 1);  // Delaunay
-  gmsh::option::setNumber("Mesh.MeshSizeMin", 0);
-  gmsh::option::setNumber("Mesh.MeshSizeMax", size);
-  gmsh::option::setNumber("Mesh.MeshSizeFromCurvature", 0);
+  const detail::GmshApi& api = detail::gmsh_api();
+  detail::call(api.set_number, "General.NumThreads", 1.0);
+  detail::call(api.set_number, "Mesh.ElementOrder", 1.0);
+  detail::call(api.set_number, "Mesh.Algorithm", 5.0);    // Delaunay (2-D)
+  detail::call(api.set_number, "Mesh.Algorithm3D", 1.0);  // Delaunay
+  detail::call(api.set_number, "Mesh.MeshSizeMin", 0.0);
+  detail::call(api.set_number, "Mesh.MeshSizeMax", size);
+  detail::call(api.set_number, "Mesh.MeshSizeFromCurvature", 0.0);
 }
 
 ffr::Mesh mesh_with_gmsh(const contact::Shape& shape, double size, const std::string& where) {
@@ -88,18 +93,19 @@ ffr::Mesh mesh_with_gmsh(const contact::Shape& shape, double size, const std::st
     const detail::GmshModel model;
     try {
       set_mesh_options(size);
-      if (sphere != nullptr) {
-        gmsh::model::occ::addSphere(0, 0, 0, sphere->radius);
-        gmsh::model::occ::synchronize();
+      const detail::GmshApi& api = detail::gmsh_api();
+      if (sphere != nullptr) {  // the whole sphere: Gmsh's default angles
+        detail::call(api.occ_add_sphere, 0.0, 0.0, 0.0, sphere->radius, -1, -std::numbers::pi / 2, std::numbers::pi / 2,
+                     2 * std::numbers::pi);
+        detail::call(api.occ_synchronize);
       } else {
         add_polyhedron(std::get<contact::ConvexPolyhedron>(shape), size);
       }
-      gmsh::model::mesh::generate(3);
+      detail::call(api.generate, 3);
       raw = detail::volume_elements(name);
-    } catch (...) {
+    } catch (const std::exception& error) {
       throw InputError(fmt::format("{}: Gmsh could not mesh the {} with mesh size {} m ({}); try another mesh_size",
-                                   name, sphere != nullptr ? "sphere" : "convex polyhedron", size,
-                                   detail::current_gmsh_error()));
+                                   name, sphere != nullptr ? "sphere" : "convex polyhedron", size, error.what()));
     }
   }
   return detail::compact(std::move(raw), name);

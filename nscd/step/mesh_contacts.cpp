@@ -229,11 +229,14 @@ void append(const std::vector<Candidate>& candidates, int slave, int master, Mes
 template <int V>
 Eigen::Matrix<double, 3, V> interpolate(const ffr::FfrBody& body, const MeshSide& side,
                                         const std::array<const Eigen::VectorXd*, V>& v) {
-  if (body.modes && side.nodes[0] >= 0 && side.nodes[1] >= 0 && side.nodes[2] >= 0) {
+  if (body.modes && side.nodes[0] >= 0) {
     std::array<const double*, V> values;
     for (int c = 0; c < V; ++c) values[c] = v[c]->data();
-    return ffr::modal_point_values<3, V>(body.modes->phi, values, side.nodes,
-                                         {side.weights[0], side.weights[1], side.weights[2]});
+    if (side.nodes[1] >= 0 && side.nodes[2] >= 0)
+      return ffr::modal_point_values<3, V>(body.modes->phi, values, side.nodes,
+                                           {side.weights[0], side.weights[1], side.weights[2]});
+    if (side.nodes[1] < 0 && side.nodes[2] < 0)  // a node: its weight applied to Φ_k v, as below
+      return side.weights[0] * ffr::modal_point_values<1, V>(body.modes->phi, values, {side.nodes[0]}, {1.0});
   }
   Eigen::Matrix<double, 3, V> value = Eigen::Matrix<double, 3, V>::Zero();
   for (int i = 0; i < 3; ++i) {
