@@ -1,6 +1,7 @@
 #include "nscd/step/mesh_contacts.hpp"
 
 #include "contact/surface_projection.hpp"
+#include "nscd/core/error.hpp"
 #include "nscd/step/shape_contacts.hpp"
 
 #include <algorithm>
@@ -75,6 +76,7 @@ void body_surface(const Model& m, const State& s, int b, BodySurface& out) {
     if (f->modes) delta = out.search->modal_bound * out.psi->norm();
     else
       for (const int k : f->surface.nodes) delta = std::max(delta, out.psi->segment<3>(3 * k).norm());
+    NSCD_DEMAND(!out.search->nodes.nodes.empty());  // BodyModel::surface_search, set with the model
     const contact::BoxTree::Node& root = out.search->nodes.nodes.front();
     out.delta = delta + kSearchRoundOff * (1 + out.x.cwiseAbs().maxCoeff() + (root.hi - root.lo).norm() + delta);
     // the reference box, turned and grown by δ
