@@ -4,7 +4,7 @@
 /// the mesh file reader (mesh_file.hpp) and the meshing of rigid shapes (shape_mesh.hpp), through
 /// Gmsh's C API opened on first use (gmsh_api.hpp).
 ///  - GmshModel holds a process-wide lock for its lifetime. Gmsh is initialised once per process
-///    (General.Terminal = 0, so it prints nothing); the model is emptied (gmsh::clear) when the
+///    (General.Terminal = 0, so it prints nothing); the model is emptied (Gmsh's clear) when the
 ///    lock is taken and again before it is released.
 ///  - volume_elements() reads the model's nodes (in increasing tag order) and the elements of its
 ///    3-D entities: one first-order type, 4-node tetrahedra (MSH type 4) or 8-node hexahedra
