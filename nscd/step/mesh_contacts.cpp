@@ -18,6 +18,14 @@ namespace {
 // beyond the displacement bound δ: the round-off of the poses' transforms is far smaller
 constexpr double kSearchRoundOff = 1e-9;
 
+// the axis-aligned box holding to + R (p − from) for every p of the box [lo, hi], grown by `grow`
+std::pair<Vec3, Vec3> turned_box(const Vec3& lo, const Vec3& hi, const Mat3& R, const Vec3& from, const Vec3& to,
+                                 double grow) {
+  const Vec3 centre = to + R * (0.5 * (lo + hi) - from);
+  const Vec3 half = R.cwiseAbs() * (0.5 * (hi - lo)) + Vec3::Constant(grow);
+  return {centre - half, centre + half};
+}
+
 // a point of a body, as a slave: a sphere's centre has its radius
 struct SlavePoint {
   int index = 0;
@@ -54,9 +62,7 @@ struct BodySurface {
   // the box of the reference configuration that holds the reference position of every boundary
   // node whose current position may lie in the world box [lo_W, hi_W]
   std::pair<Vec3, Vec3> reference_box(const Vec3& lo_W, const Vec3& hi_W) const {
-    const Vec3 centre = O.transpose() * (0.5 * (lo_W + hi_W) - x);
-    const Vec3 half = O.transpose().cwiseAbs() * (0.5 * (hi_W - lo_W)) + Vec3::Constant(delta);
-    return {centre - half, centre + half};
+    return turned_box(lo_W, hi_W, O.transpose(), x, Vec3::Zero(), delta);
   }
 };
 
@@ -80,10 +86,7 @@ void body_surface(const Model& m, const State& s, int b, BodySurface& out) {
     const contact::BoxTree::Node& root = out.search->nodes.nodes.front();
     out.delta = delta + kSearchRoundOff * (1 + out.x.cwiseAbs().maxCoeff() + (root.hi - root.lo).norm() + delta);
     // the reference box, turned and grown by δ
-    const Vec3 centre = out.x + out.O * (0.5 * (root.lo + root.hi));
-    const Vec3 half = out.O.cwiseAbs() * (0.5 * (root.hi - root.lo)) + Vec3::Constant(out.delta);
-    out.lo = centre - half;
-    out.hi = centre + half;
+    std::tie(out.lo, out.hi) = turned_box(root.lo, root.hi, out.O, Vec3::Zero(), out.x, out.delta);
     return;
   }
   std::vector<SlavePoint>& points = out.points;
@@ -156,11 +159,13 @@ void triangles_near(BodySurface& master, const Vec3& lo, const Vec3& hi, double 
   contact::boxes_meeting(master.search->triangles, lo_X, hi_X, scratch.found);
   for (const int i : scratch.found) {
     const std::array<int, 3>& t = master.fe->surface.triangles[i];
-    const Vec3 &a = master.node(t[0]), &b = master.node(t[1]), &c = master.node(t[2]);
-    const Vec3 t_lo = a.cwiseMin(b).cwiseMin(c).array() - reach;
-    const Vec3 t_hi = a.cwiseMax(b).cwiseMax(c).array() + reach;
-    if ((t_lo.array() <= hi.array()).all() && (t_hi.array() >= lo.array()).all())
-      contact::prepare_triangles(master.nodes_W, std::span(&t, 1), scratch.triangles);
+    for (const int k : t) master.node(k);
+    const std::size_t prepared = scratch.triangles.size();
+    contact::prepare_triangles(master.nodes_W, std::span(&t, 1), scratch.triangles);  // none if of zero area
+    if (scratch.triangles.size() == prepared) continue;
+    const contact::PreparedTriangle& near = scratch.triangles.back();
+    if ((near.lo.array() - reach > hi.array()).any() || (near.hi.array() + reach < lo.array()).any())
+      scratch.triangles.pop_back();
   }
 }
 
