@@ -196,6 +196,15 @@ ModalBasis modal_basis(const Mesh& mesh, double density, double young, double po
   return basis;
 }
 
+ModalBasis rotated(const ModalBasis& basis, const Mat3& R) {
+  ModalBasis turned = basis;
+  for (Eigen::Index node = 0; node < basis.phi.rows() / 3; ++node)
+    turned.phi.middleRows<3>(3 * node) = R * basis.phi.middleRows<3>(3 * node);
+  for (Mat3& P : turned.P) P = R * P * R.transpose();
+  for (Mat3& Q : turned.Q) Q = R * Q * R.transpose();
+  return turned;
+}
+
 double modal_kinetic_energy(const ModalBasis& basis, double mass, const Mat3& inertia_B, const Vec3& v_B,
                             const Vec3& w_B, const Eigen::VectorXd& xi, const Eigen::VectorXd& eta) {
   const int k = basis.size();

@@ -90,6 +90,12 @@ struct ModalBasis {
 ModalBasis modal_basis(const Mesh& mesh, double density, double young, double poisson, int k,
                        std::span<const NodalLoad> corrections = {});
 
+/// The basis of the mesh turned by the rotation R about its origin (nodes R X_k), for a material
+/// without a preferred direction (isotropic): the modes turn with the mesh, Φ_k ↦ R Φ_k for each
+/// node's three rows, their ω² stay, and (4)'s invariants turn as P_ab ↦ R P_ab Rᵀ, Q_a ↦ R Q_a Rᵀ.
+/// (1)–(3) then hold on the turned mesh to round-off, without a modal analysis.
+ModalBasis rotated(const ModalBasis& basis, const Mat3& R);
+
 /// The kinetic energy (4) [J] of a body of mass m [kg] and inertia J_B [kg m²] whose frame moves
 /// at v_B [m/s], w_B [rad/s] (body frame), with modal coordinates xi (ψ = Φ ξ) and eta (λ = Φ η).
 double modal_kinetic_energy(const ModalBasis& basis, double mass, const Mat3& inertia_B, const Vec3& v_B,

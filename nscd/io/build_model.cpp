@@ -1,5 +1,6 @@
 #include "nscd/io/build_model.hpp"
 
+#include "contact/congruence.hpp"
 #include "contact/mass_properties.hpp"
 #include "ffr/point_location.hpp"
 #include "nscd/core/error.hpp"
@@ -25,6 +26,12 @@ namespace {
 
 // activation tolerance on the predicted gap, relative to the smallest body diameter
 constexpr double kActivationGapFraction = 1e-6;
+
+// two FE bodies' convex shapes are turned copies of each other (contact/congruence.hpp) when
+// their vertices match within this fraction of the bounding radius: ten times the rounding of
+// vertices written with 8 significant digits, as scenes/gen_arch.py writes the voussoirs', and
+// far below any joint's tolerance or element's size
+constexpr double kTurnedCopy = 1e-7;
 
 // tessellated unit sphere for display: latitude–longitude quads, triangles at the poles
 DisplayMesh unit_sphere_display() {
@@ -102,6 +109,27 @@ ffr::Mesh automatic_mesh(const Scene& scene, const Body& body, const std::string
                                  size * std::cbrt(count / kMaxTetrahedra)));
   }
   return *tetrahedral_mesh(shape, size, where);
+}
+
+// the convex shapes meshed so far for this model, one of each set of turned copies
+using MeshedShapes = std::vector<contact::ConvexPolyhedron>;
+
+// a shape meshed before in this model, and the rotation that turns it onto a body's
+struct TurnedCopy {
+  contact::ConvexPolyhedron first;
+  Mat3 rotation;
+};
+
+// for a body meshed from its convex shape (no mesh file, no box "elements"): the shape meshed
+// before of which `shape` is a turned copy (kTurnedCopy), or none, `shape` then added to `meshed`
+std::optional<TurnedCopy> turned_copy(const Body& body, const contact::Shape& shape, MeshedShapes& meshed) {
+  const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape);
+  if (poly == nullptr || std::holds_alternative<MeshShape>(body.shape) || body.elements) return std::nullopt;
+  const double tolerance = kTurnedCopy * contact::bounding_radius(shape);
+  for (const contact::ConvexPolyhedron& first : meshed)
+    if (const std::optional<Mat3> R = contact::rotation_onto(first, *poly, tolerance)) return TurnedCopy{first, *R};
+  meshed.push_back(*poly);
+  return std::nullopt;
 }
 
 // the finite-element mesh of a body as built (a subdivided box, a mesh file, or the tetrahedra
@@ -290,11 +318,15 @@ std::map<std::string, int> add_materials(const Scene& scene, Model& m) {
 }
 
 // an FFR, TL or linear body's constant matrices, appended to m.ffr_bodies or m.tl_bodies, and
-// returned
+// returned. A turned copy of a shape meshed before takes that shape's mesh and modal basis turned
+// (ffr::rotated) instead of a mesh and a modal analysis of its own, and the turned shape as its
+// `shape`.
 const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, const std::string& where,
-                                            const contact::Shape& shape, const Vec3& centroid,
-                                            nscd::BodyModel& body, Model& m) {
-  auto [mesh, offset] = finite_element_mesh(scene, in, where, shape, centroid);
+                                            contact::Shape& shape, const Vec3& centroid, nscd::BodyModel& body,
+                                            MeshedShapes& meshed, Model& m) {
+  const std::optional<TurnedCopy> turned = turned_copy(in, shape, meshed);
+  auto [mesh, offset] =
+      finite_element_mesh(scene, in, where, turned ? contact::Shape(turned->first) : shape, centroid);
   const Material& material = scene.materials.at(in.material);
   const ffr::FfrMaterial properties{material.density, *material.young, *material.poisson, material.damping_mass,
                                     material.damping_stiffness};
@@ -302,6 +334,11 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
   // a body with the static correction of its joints gets its modes once every body is placed
   if (body.kind == BodyKind::Ffr && !joint_correction(scene, in))
     modes = body_modes(scene, in, where, mesh, properties);
+  if (turned) {
+    for (Vec3& X : mesh.nodes) X = turned->rotation * X;
+    if (modes) modes = std::make_shared<const ffr::ModalBasis>(ffr::rotated(*modes, turned->rotation));
+    shape = contact::rotated(turned->first, turned->rotation);
+  }
   if (offset)
     for (Vec3& X : mesh.nodes) X += *offset;
   if (body.kind == BodyKind::Ffr) {
@@ -319,7 +356,7 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
 // body i of the scene: its kind, finite-element data, shape in the body frame, mass properties,
 // prescribed motion, initial pose and display
 void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int>& material_index,
-              const std::shared_ptr<const DisplayMesh>& unit_sphere, Model& m) {
+              const std::shared_ptr<const DisplayMesh>& unit_sphere, MeshedShapes& meshed, Model& m) {
   const Body& in = scene.bodies[i];
   const std::string where = fmt::format("{}: bodies[{}]", scene.file.string(), i);
   nscd::BodyModel body;
@@ -328,7 +365,7 @@ void add_body(const Scene& scene, std::size_t i, const std::map<std::string, int
   body.material = material_index.at(in.material);
   auto [shape, centroid] = body_shape(in, where);
   const ffr::FfrBody* fe =
-      has_mesh(body.kind) ? &add_finite_element_body(scene, in, where, shape, centroid, body, m) : nullptr;
+      has_mesh(body.kind) ? &add_finite_element_body(scene, in, where, shape, centroid, body, meshed, m) : nullptr;
   if (body.kind == BodyKind::Rigid) {
     const contact::MassProperties props = contact::mass_properties(shape);
     const double density = scene.materials.at(in.material).density;
@@ -501,7 +538,8 @@ Model build_model(const Scene& scene) {
   m.name = scene.name;
   const std::map<std::string, int> material_index = add_materials(scene, m);
   const auto unit_sphere = std::make_shared<const DisplayMesh>(unit_sphere_display());
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, m);
+  MeshedShapes meshed;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) add_body(scene, i, material_index, unit_sphere, meshed, m);
   m.step = step_parameters(scene, m);
   add_joint_corrections(scene, m);
   for (int b = 0; b < m.nb(); ++b)

@@ -25,7 +25,9 @@
 ///
 /// Meshes are cached for the process, keyed by the shape (a polyhedron's vertex set, a sphere's
 /// radius, each rounded to the nanometre) and the size (rounded likewise): 1 000 identical bricks
-/// are meshed once, and share the first one's mesh.
+/// are meshed once, and share the first one's mesh. A scene's turned copies of a shape (its
+/// voussoirs) are meshed once as well, by build_model.cpp, which turns the first one's mesh
+/// (contact/congruence.hpp).
 ///
 /// References: [Geuzaine & Remacle 2009] Gmsh: a 3-D finite element mesh generator with
 ///             built-in pre- and post-processing facilities, IJNME 79(11), 1309–1331.

@@ -76,6 +76,45 @@ TEST_P(ModalBasisOnMesh, FrequenciesAreThoseOfTheDenseGeneralisedProblem) {
     EXPECT_NEAR(b.omega2[j], dense.eigenvalues()[6 + j], 1e-8 * dense.eigenvalues()[6 + j]) << "mode " << j;
 }
 
+// rotated(): the basis of a mesh, turned, is one of the turned mesh, eqs. (1)–(4), without a
+// modal analysis of its own
+TEST_P(ModalBasisOnMesh, TurnedBasisIsABasisOfTheTurnedMesh) {
+  const Mesh m = mesh();
+  const Mat3 R = Eigen::AngleAxisd(2.1, Vec3(0.3, -0.8, 0.5).normalized()).toRotationMatrix();
+  Mesh turned_mesh = m;
+  for (Vec3& X : turned_mesh.nodes) X = R * X;
+  const auto turned = std::make_shared<const ModalBasis>(rotated(basis(m), R));
+  const Eigen::MatrixXd M = consistent_mass(turned_mesh, kStone.density);
+  const Eigen::MatrixXd K = stiffness(turned_mesh, kStone.young, kStone.poisson);
+  // eq. (2) on the turned mesh, to the round-off of the same sums as above: 1e-10 relative
+  EXPECT_LT((turned->phi.transpose() * M * turned->phi - Eigen::MatrixXd::Identity(kModes, kModes)).norm(), 1e-10);
+  EXPECT_LT((turned->phi.transpose() * K * turned->phi - Eigen::MatrixXd(turned->omega2.asDiagonal())).norm(),
+            1e-10 * turned->omega2.maxCoeff());
+  // eq. (3) about the turned centre of mass (make_ffr_body puts it at the origin): 1e-12 as above
+  const FfrBody body = make_ffr_body(turned_mesh, kStone, kH, turned);
+  const Eigen::MatrixXd MPhi = M * turned->phi;
+  const double scale = std::sqrt(body.mass);
+  for (int a = 0; a < kModes; ++a) {
+    Vec3 momentum = Vec3::Zero(), angular = Vec3::Zero();
+    for (int k = 0; k < body.nn(); ++k) {
+      momentum += MPhi.block<3, 1>(3 * k, a);
+      angular += body.mesh.nodes[k].cross(MPhi.block<3, 1>(3 * k, a));
+    }
+    EXPECT_LT(momentum.norm(), 1e-12 * scale) << "mode " << a;
+    EXPECT_LT(angular.norm(), 1e-12 * scale * kSize.norm()) << "mode " << a;
+  }
+  // eq. (4) with the turned invariants P, Q against the nodal sum: 1e-12 relative, as below
+  const Vec3 v(0.3, -1.1, 0.4), w(2.0, -0.7, 1.3);
+  const Eigen::VectorXd xi = 1e-3 * Eigen::VectorXd::LinSpaced(kModes, -1.0, 2.0);
+  const Eigen::VectorXd eta = 0.1 * Eigen::VectorXd::LinSpaced(kModes, 1.5, -0.5);
+  const Eigen::VectorXd psi = turned->phi * xi, lambda = turned->phi * eta;
+  Eigen::VectorXd u(body.ndof());
+  for (int k = 0; k < body.nn(); ++k)
+    u.segment<3>(3 * k) = v + w.cross(body.mesh.nodes[k] + psi.segment<3>(3 * k)) + lambda.segment<3>(3 * k);
+  const double nodal = 0.5 * u.dot(consistent_mass(body.mesh, kStone.density) * u);
+  EXPECT_NEAR(modal_kinetic_energy(*turned, body.mass, body.inertia_B, v, w, xi, eta), nodal, 1e-12 * nodal);
+}
+
 INSTANTIATE_TEST_SUITE_P(HexAndTet, ModalBasisOnMesh, ::testing::Values(false, true));
 
 TEST(ModalBasis, SlenderBeamBendsAtTheEulerBernoulliFrequency) {

@@ -3,7 +3,10 @@
 // three blocks of §4.2 approach the Total Lagrangian reference (slow), and identical bodies share
 // one modal analysis.
 
+#include "contact/mass_properties.hpp"
+#include "ffr/linear_elasticity.hpp"
 #include "nscd/io/modal_cache.hpp"
+#include "nscd/io/shape_mesh.hpp"
 #include "nscd/io/output_frames.hpp"
 #include "scene_builder.hpp"
 #include "three_blocks.hpp"
@@ -188,6 +191,45 @@ TEST(ModalFfr, JointCorrectionLoadsTheNodesOfTheFacesInContact) {
   }
   // the lower blocks' meshes are identical, their top contacts mirrored: three analyses
   EXPECT_EQ(io::modal_analyses(), before + 3);
+}
+
+// the voussoirs of scenes/arch.json, each given by its vertices in place, are turned copies of the
+// first (contact/congruence.hpp): one mesh and one modal analysis, turned for each
+TEST(ModalFfr, TurnedVoussoirsShareOneMeshAndOneModalAnalysis) {
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes/arch.json");
+  scene.meshing.size = 0.37;                  // a size no other test meshes with: the caches' first misses
+  scene.materials["stone"].modes = 6;
+  scene.materials["stone"].shape_contact = true;  // the turned meshes must lie on the turned faces
+  std::vector<double> volumes;
+  for (io::Body& body : scene.bodies)
+    if (body.model == BodyKind::Rigid) {
+      body.model = BodyKind::Ffr;
+      const auto& vertices = std::get<io::ConvexShape>(body.shape).vertices;
+      volumes.push_back(contact::mass_properties(contact::convex_hull(vertices)).volume);
+    }
+  const std::size_t meshed = io::shapes_meshed(), analysed = io::modal_analyses();
+  const Model m = io::build_model(scene);
+  EXPECT_EQ(io::shapes_meshed(), meshed + 1);
+  EXPECT_EQ(io::modal_analyses(), analysed + 1);
+  ASSERT_EQ(m.ffr_bodies.size(), volumes.size());
+  const double density = scene.materials["stone"].density;
+  for (std::size_t i = 0; i < volumes.size(); ++i) {
+    const ffr::FfrBody& f = m.ffr_bodies[i];
+    // the mesh fills the first voussoir turned, whose vertices are the body's within 1e-7 of its
+    // radius (gen_arch.py writes 8 digits): the volumes agree to a few 1e-7
+    EXPECT_NEAR(f.mass, density * volumes[i], 1e-6 * f.mass) << i;
+    EXPECT_EQ(f.modes->omega2, m.ffr_bodies[0].modes->omega2) << i;
+  }
+  // each voussoir's turned modes have no angular momentum about its centre of mass (modal_basis.hpp
+  // eq. 3) on its turned mesh: round-off of the sums, 1e-12 of √m R as in test_modal_basis.cpp
+  for (const ffr::FfrBody& f : m.ffr_bodies) {
+    const Eigen::MatrixXd MPhi = ffr::consistent_mass(f.mesh, density) * f.modes->phi;
+    for (int a = 0; a < f.ncoordinates(); ++a) {
+      Vec3 angular = Vec3::Zero();
+      for (int k = 0; k < f.nn(); ++k) angular += f.mesh.nodes[k].cross(MPhi.block<3, 1>(3 * k, a));
+      EXPECT_LT(angular.norm(), 1e-12 * std::sqrt(f.mass) * 1.25) << a;  // 1.25 m: the voussoir's size
+    }
+  }
 }
 
 TEST(ModalFfr, OneThousandIdenticalBricksShareOneModalAnalysis) {
