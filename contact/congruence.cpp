@@ -18,13 +18,6 @@ Mat3 frame(const Vec3& u, const Vec3& v) {
   return F;
 }
 
-std::vector<double> sorted_lengths(const ConvexPolyhedron& poly) {
-  std::vector<double> lengths;
-  for (const Vec3& v : poly.vertices) lengths.push_back(v.norm());
-  std::sort(lengths.begin(), lengths.end());
-  return lengths;
-}
-
 // π of (1) for the proposed rotation R: each vertex of a taken by R within `reach` of a distinct
 // vertex of b, or empty
 std::vector<int> matching(const ConvexPolyhedron& a, const ConvexPolyhedron& b, const Mat3& R, double reach) {
@@ -51,12 +44,23 @@ Mat3 least_squares_rotation(const ConvexPolyhedron& a, const ConvexPolyhedron& b
 
 }  // namespace
 
+std::vector<double> vertex_radii(const ConvexPolyhedron& poly) {
+  std::vector<double> radii;
+  for (const Vec3& v : poly.vertices) radii.push_back(v.norm());
+  std::sort(radii.begin(), radii.end());
+  return radii;
+}
+
+bool radii_match(std::span<const double> a, std::span<const double> b, double tolerance) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::abs(a[k] - b[k]) > tolerance) return false;
+  return true;
+}
+
 std::optional<Mat3> rotation_onto(const ConvexPolyhedron& a, const ConvexPolyhedron& b, double tolerance) {
   const std::size_t n = a.vertices.size();
-  if (n != b.vertices.size() || n < 3) return std::nullopt;
-  const std::vector<double> la = sorted_lengths(a), lb = sorted_lengths(b);
-  for (std::size_t k = 0; k < n; ++k)
-    if (std::abs(la[k] - lb[k]) > tolerance) return std::nullopt;
+  if (n < 3 || !radii_match(vertex_radii(a), vertex_radii(b), tolerance)) return std::nullopt;
   // b's reference pair: the farthest vertex, and the one most across it
   std::size_t i1 = 0, i2 = 0;
   for (std::size_t k = 1; k < n; ++k)

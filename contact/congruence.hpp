@@ -18,8 +18,17 @@
 #include "contact/shape.hpp"
 
 #include <optional>
+#include <span>
+#include <vector>
 
 namespace nscd::contact {
+
+/// The distances of the vertices from the origin, sorted: those of turned copies agree within τ.
+std::vector<double> vertex_radii(const ConvexPolyhedron& poly);
+
+/// Whether two lists of vertex_radii agree within `tolerance` τ [m] (same length, each within τ):
+/// a test for (1) that needs no rotation, made first by rotation_onto.
+bool radii_match(std::span<const double> a, std::span<const double> b, double tolerance);
 
 /// The rotation R of (1)–(2) turning `a` onto `b` within `tolerance` τ [m], if there is one.
 std::optional<Mat3> rotation_onto(const ConvexPolyhedron& a, const ConvexPolyhedron& b, double tolerance);

@@ -111,8 +111,14 @@ ffr::Mesh automatic_mesh(const Scene& scene, const Body& body, const std::string
   return *tetrahedral_mesh(shape, size, where);
 }
 
+// a convex shape meshed for this model and its vertex_radii (contact/congruence.hpp)
+struct MeshedShape {
+  contact::ConvexPolyhedron poly;
+  std::vector<double> radii;
+};
+
 // the convex shapes meshed so far for this model, one of each set of turned copies
-using MeshedShapes = std::vector<contact::ConvexPolyhedron>;
+using MeshedShapes = std::vector<MeshedShape>;
 
 // a shape meshed before in this model, and the rotation that turns it onto a body's
 struct TurnedCopy {
@@ -126,9 +132,12 @@ std::optional<TurnedCopy> turned_copy(const Body& body, const contact::Shape& sh
   const auto* poly = std::get_if<contact::ConvexPolyhedron>(&shape);
   if (poly == nullptr || std::holds_alternative<MeshShape>(body.shape) || body.elements) return std::nullopt;
   const double tolerance = kTurnedCopy * contact::bounding_radius(shape);
-  for (const contact::ConvexPolyhedron& first : meshed)
-    if (const std::optional<Mat3> R = contact::rotation_onto(first, *poly, tolerance)) return TurnedCopy{first, *R};
-  meshed.push_back(*poly);
+  std::vector<double> radii = contact::vertex_radii(*poly);
+  for (const MeshedShape& first : meshed)
+    if (contact::radii_match(first.radii, radii, tolerance))
+      if (const std::optional<Mat3> R = contact::rotation_onto(first.poly, *poly, tolerance))
+        return TurnedCopy{first.poly, *R};
+  meshed.push_back({*poly, std::move(radii)});
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <Eigen/SparseCore>
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -73,24 +74,44 @@ void initial_impulses(const Model& m, const State& s, StepWorkspace& ws) {
   const int nc = ws.contacts.active.size();
   ws.r0.setZero(3 * nc);
   int matched = 0;
-  std::size_t first = 0;  // first remembered contact of the current pair
+  std::size_t first = 0, last = 0;  // the remembered contacts of the current pair: [first, last)
+  std::vector<std::size_t> by_x;    // their indices by increasing x of p_A (then index)
   for (int i = 0; i < nc; ++i) {
     const contact::ContactPoint& c = ws.contacts.active[i].point;
     const auto pair = std::make_pair(c.a, c.b);
-    while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
+    if (i == 0 || pair != std::make_pair(ws.contacts.active[i - 1].point.a, ws.contacts.active[i - 1].point.b)) {
+      while (first < s.warm.size() && std::make_pair(s.warm[first].a, s.warm[first].b) < pair) ++first;
+      for (last = first; last < s.warm.size() && s.warm[last].a == c.a && s.warm[last].b == c.b;) ++last;
+      by_x.resize(last - first);
+      std::iota(by_x.begin(), by_x.end(), first);
+      std::sort(by_x.begin(), by_x.end(), [&s](std::size_t j, std::size_t k) {
+        return std::make_pair(s.warm[j].p_A.x(), j) < std::make_pair(s.warm[k].p_A.x(), k);
+      });
+    }
     const Vec3 p_A = s.q[c.a].conjugate() * (c.p_W - s.x[c.a]);
     const double radius = kWarmMatchFraction * std::min(m.bodies[c.a].bounding_radius, m.bodies[c.b].bounding_radius);
-    double best = radius * radius;  // squared distances: no square root per candidate
-    const WarmContact* match = nullptr;
-    for (std::size_t k = first; k < s.warm.size() && s.warm[k].a == c.a && s.warm[k].b == c.b; ++k) {
+    // the nearest within the radius, the first in memory order among equally near ones, as a scan
+    // of [first, last) would find it (squared distances: no square root per candidate): only the
+    // contacts whose x is within the best distance so far are looked at, outwards from p_A's x
+    double best = radius * radius;
+    std::size_t match = last;
+    const auto consider = [&](std::size_t k) {
+      const double dx = s.warm[k].p_A.x() - p_A.x();
+      if (dx * dx > best) return false;  // and so is every contact farther along x
       const double distance2 = (s.warm[k].p_A - p_A).squaredNorm();
-      if (distance2 < best) {
+      if (distance2 < best || (distance2 == best && match < last && k < match)) {
         best = distance2;
-        match = &s.warm[k];
+        match = k;
       }
-    }
-    if (match == nullptr) continue;
-    ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * match->r_W;
+      return true;
+    };
+    const auto start = std::partition_point(by_x.begin(), by_x.end(),
+                                            [&](std::size_t k) { return s.warm[k].p_A.x() < p_A.x(); });
+    auto up = start, down = start;
+    while (up != by_x.end() && consider(*up)) ++up;
+    while (down != by_x.begin() && consider(*(down - 1))) --down;
+    if (match == last) continue;
+    ws.r0.segment<3>(3 * i) = c.R_WC.transpose() * s.warm[match].r_W;
     ++matched;
   }
   if (2 * matched < nc) stick_start(m, ws);

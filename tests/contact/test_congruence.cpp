@@ -60,7 +60,9 @@ TEST(Congruence, AcceptsCopiesWithinTheToleranceOnly) {
     const bool within = offset < kTolerance;
     const std::optional<Mat3> R = rotation_onto(a, convex_hull(vertices), kTolerance);
     EXPECT_EQ(R.has_value(), within) << offset;
-    if (R) EXPECT_TRUE(takes_onto(a, convex_hull(vertices), *R, kTolerance));
+    if (R) {
+      EXPECT_TRUE(takes_onto(a, convex_hull(vertices), *R, kTolerance));
+    }
   }
 }
 
