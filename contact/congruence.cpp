@@ -61,6 +61,7 @@ bool radii_match(std::span<const double> a, std::span<const double> b, double to
 std::optional<Mat3> rotation_onto(const ConvexPolyhedron& a, const ConvexPolyhedron& b, double tolerance) {
   const std::size_t n = a.vertices.size();
   if (n < 3 || !radii_match(vertex_radii(a), vertex_radii(b), tolerance)) return std::nullopt;
+  if (!matching(a, b, Mat3::Identity(), tolerance).empty()) return Mat3::Identity();  // a copy in place
   // b's reference pair: the farthest vertex, and the one most across it
   std::size_t i1 = 0, i2 = 0;
   for (std::size_t k = 1; k < n; ++k)

@@ -3,7 +3,8 @@
 /// Whether two convex polyhedra, each about its own origin (its centre of mass, shape.hpp), are
 /// the same solid turned: a proper rotation R and a one-to-one matching π of their vertices with
 ///   (1) |R a_k − b_π(k)| ≤ τ   for every vertex a_k of a,
-/// R the least-squares rotation of the matched vertices [Kabsch 1976]:
+/// R the identity when it meets (1) (a copy in place, even of a symmetric shape, keeps its
+/// frame), else the least-squares rotation of the matched vertices [Kabsch 1976]:
 ///   (2) R = V diag(1, 1, det(V Uᵀ)) Uᵀ,   U Σ Vᵀ = Σ_k a_k b_π(k)ᵀ (singular value decomposition).
 /// The matching is found from b's vertex farthest from the origin and the one whose direction
 /// differs most from it: each pair of a's vertices with the same lengths and dot product (within

@@ -28,9 +28,9 @@ namespace {
 constexpr double kActivationGapFraction = 1e-6;
 
 // two FE bodies' convex shapes are turned copies of each other (contact/congruence.hpp) when
-// their vertices match within this fraction of the bounding radius: ten times the rounding of
-// vertices written with 8 significant digits, as scenes/gen_arch.py writes the voussoirs', and
-// far below any joint's tolerance or element's size
+// their vertices match within this fraction of the bounding radius: ten times the rounding of the
+// vertices scenes/gen_arch.py writes (9 significant digits: 5e-9 m on coordinates below 10 m, 1e-8
+// of a voussoir's radius of 0.62 m), and far below any joint's tolerance or element's size
 constexpr double kTurnedCopy = 1e-7;
 
 // tessellated unit sphere for display: latitude–longitude quads, triangles at the poles
@@ -345,7 +345,8 @@ const ffr::FfrBody& add_finite_element_body(const Scene& scene, const Body& in, 
     modes = body_modes(scene, in, where, mesh, properties);
   if (turned) {
     for (Vec3& X : mesh.nodes) X = turned->rotation * X;
-    if (modes) modes = std::make_shared<const ffr::ModalBasis>(ffr::rotated(*modes, turned->rotation));
+    if (modes && !turned->rotation.isIdentity(0.0))  // a copy in place shares the basis itself
+      modes = std::make_shared<const ffr::ModalBasis>(ffr::rotated(*modes, turned->rotation));
     shape = contact::rotated(turned->first, turned->rotation);
   }
   if (offset)

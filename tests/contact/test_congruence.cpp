@@ -79,6 +79,15 @@ TEST(Congruence, RefusesMirrorImagesAndOtherShapes) {
   EXPECT_FALSE(rotation_onto(make_box(Vec3(1, 2, 3)), voussoir(), kTolerance));
 }
 
+TEST(Congruence, ACopyInPlaceIsTurnedByTheIdentity) {
+  // a cube matches itself under 24 rotations: the identity is the one returned
+  EXPECT_EQ(rotation_onto(make_box(Vec3(1, 1, 1)), make_box(Vec3(1, 1, 1)), kTolerance), Mat3::Identity());
+  const ConvexPolyhedron a = voussoir();
+  std::vector<Vec3> shifted = a.vertices;
+  shifted[0].x() += 0.5 * kTolerance;
+  EXPECT_EQ(rotation_onto(a, convex_hull(shifted), kTolerance), Mat3::Identity());
+}
+
 TEST(Congruence, FindsARotationOfASymmetricShape) {
   // a cube is its own copy under 24 rotations; any of them will do
   const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1)), turned = turned_and_reordered(cube, kTurn);

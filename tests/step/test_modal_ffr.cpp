@@ -216,7 +216,7 @@ TEST(ModalFfr, TurnedVoussoirsShareOneMeshAndOneModalAnalysis) {
   for (std::size_t i = 0; i < volumes.size(); ++i) {
     const ffr::FfrBody& f = m.ffr_bodies[i];
     // the mesh fills the first voussoir turned, whose vertices are the body's within 1e-7 of its
-    // radius (gen_arch.py writes 8 digits): the volumes agree to a few 1e-7
+    // radius (build_model.cpp; gen_arch.py writes 9 digits): the volumes agree to a few 1e-7
     EXPECT_NEAR(f.mass, density * volumes[i], 1e-6 * f.mass) << i;
     EXPECT_EQ(f.modes->omega2, m.ffr_bodies[0].modes->omega2) << i;
   }
@@ -229,6 +229,23 @@ TEST(ModalFfr, TurnedVoussoirsShareOneMeshAndOneModalAnalysis) {
       for (int k = 0; k < f.nn(); ++k) angular += f.mesh.nodes[k].cross(MPhi.block<3, 1>(3 * k, a));
       EXPECT_LT(angular.norm(), 1e-12 * std::sqrt(f.mass) * 1.25) << a;  // 1.25 m: the voussoir's size
     }
+  }
+}
+
+// copies in place (turned by the identity) keep their own shape, a box's included, and share the
+// first one's basis itself
+TEST(ModalFfr, CopiesInPlaceShareTheModalBasisItself) {
+  io::Scene scene = test::stone_scene(1e-3, 1e-3, 0.5);
+  scene.materials["stone"].young = 20.7e9;  // a material no other test uses: the cache's first miss is here
+  scene.materials["stone"].modes = 6;
+  scene.meshing.size = 0.15;
+  for (int i = 0; i < 3; ++i) test::add_box(scene, "block" + std::to_string(i), BodyKind::Ffr, Vec3(0.4, 0.2, 0.3), Vec3(i, 0, 0.15));
+  const std::size_t before = io::modal_analyses();
+  const Model m = io::build_model(scene);
+  EXPECT_EQ(io::modal_analyses(), before + 1);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(m.ffr_bodies[i].modes, m.ffr_bodies[0].modes) << i;
+    EXPECT_TRUE(std::get<contact::ConvexPolyhedron>(m.shapes[i]).box_half_size.has_value()) << i;
   }
 }
 
