@@ -1,13 +1,13 @@
 // FFR bodies reduced to k free–free elastic modes (ffr/modal_basis.hpp, issue 17 item 2): the
 // rotating cuboid of [Lozovskiy & Dubois 2016] §4.1 approaches full FFR as modes are added, the
-// three blocks of §4.2 approach the Total Lagrangian reference (slow), and identical bodies share
-// one modal analysis.
+// three blocks of §4.2 approach the Total Lagrangian reference (slow), and identical bodies, in
+// place or turned, share one modal analysis.
 
 #include "contact/mass_properties.hpp"
 #include "ffr/linear_elasticity.hpp"
 #include "nscd/io/modal_cache.hpp"
-#include "nscd/io/shape_mesh.hpp"
 #include "nscd/io/output_frames.hpp"
+#include "nscd/io/shape_mesh.hpp"
 #include "scene_builder.hpp"
 #include "three_blocks.hpp"
 
