@@ -35,24 +35,19 @@ class ModalBasisOnMesh : public ::testing::TestWithParam<bool> {
   ModalBasis basis(const Mesh& m) const { return modal_basis(m, kStone.density, kStone.young, kStone.poisson, kModes); }
 };
 
-TEST_P(ModalBasisOnMesh, ModesAreMassOrthonormalAndDiagonaliseTheStiffness) {
-  const Mesh m = mesh();
-  const ModalBasis b = basis(m);
+// eq. (2) of b on mesh m. Rayleigh–Ritz makes it exact up to the round-off of products of 3nn
+// terms: 1e-10 relative
+void expect_mass_orthonormal(const Mesh& m, const ModalBasis& b) {
   const Eigen::MatrixXd M = consistent_mass(m, kStone.density), K = stiffness(m, kStone.young, kStone.poisson);
   const Eigen::MatrixXd Mr = b.phi.transpose() * M * b.phi, Kr = b.phi.transpose() * K * b.phi;
-  // Rayleigh–Ritz makes eq. (2) exact up to the round-off of products of 3nn terms: 1e-10 relative
   EXPECT_LT((Mr - Eigen::MatrixXd::Identity(kModes, kModes)).norm(), 1e-10);
   EXPECT_LT((Kr - Eigen::MatrixXd(b.omega2.asDiagonal())).norm(), 1e-10 * b.omega2.maxCoeff());
-  for (int j = 1; j < kModes; ++j) EXPECT_LE(b.omega2[j - 1], b.omega2[j]);
 }
 
-TEST_P(ModalBasisOnMesh, ModesHaveNoMomentumAboutTheCentreOfMass) {
-  const Mesh m = mesh();
-  const ModalBasis b = basis(m);
-  const Eigen::MatrixXd M = consistent_mass(m, kStone.density);
-  const FfrBody body = make_ffr_body(m, kStone, kH);
-  // eq. (3): Σ_kl M_kl Φ_l = 0 and Σ_kl M_kl X_k × Φ_l = 0, relative to m ‖φ‖ and m L ‖φ‖ with
-  // ‖φ‖ ~ m^(-1/2); round-off of the projection only
+// eq. (3) of b with the mass matrix M of body's mesh: Σ_kl M_kl Φ_l = 0 and Σ_kl M_kl X_k × Φ_l = 0
+// about the centre of mass (body.mesh's origin), relative to m ‖φ‖ and m L ‖φ‖ with ‖φ‖ ~ m^(-1/2);
+// round-off of the projection only
+void expect_no_momentum(const Eigen::MatrixXd& M, const ModalBasis& b, const FfrBody& body) {
   const Eigen::MatrixXd MPhi = M * b.phi;
   const double scale = std::sqrt(body.mass);
   for (int a = 0; a < kModes; ++a) {
@@ -64,6 +59,34 @@ TEST_P(ModalBasisOnMesh, ModesHaveNoMomentumAboutTheCentreOfMass) {
     EXPECT_LT(momentum.norm(), 1e-12 * scale) << "mode " << a;
     EXPECT_LT(angular.norm(), 1e-12 * scale * kSize.norm()) << "mode " << a;
   }
+}
+
+// the kinetic energy (4) of b against the nodal sum ½ uᵀ M u on body's mesh, for one motion of the
+// frame and the modes: the same sums in another order, round-off, 1e-12 relative
+void expect_kinetic_energy_is_the_nodal_sum(const ModalBasis& b, const FfrBody& body) {
+  const Eigen::MatrixXd M = consistent_mass(body.mesh, kStone.density);
+  const Vec3 v(0.3, -1.1, 0.4), w(2.0, -0.7, 1.3);
+  const Eigen::VectorXd xi = 1e-3 * Eigen::VectorXd::LinSpaced(kModes, -1.0, 2.0);
+  const Eigen::VectorXd eta = 0.1 * Eigen::VectorXd::LinSpaced(kModes, 1.5, -0.5);
+  const Eigen::VectorXd psi = b.phi * xi, lambda = b.phi * eta;
+  Eigen::VectorXd u(body.ndof());
+  for (int k = 0; k < body.nn(); ++k)
+    u.segment<3>(3 * k) = v + w.cross(body.mesh.nodes[k] + psi.segment<3>(3 * k)) + lambda.segment<3>(3 * k);
+  const double nodal = 0.5 * u.dot(M * u);
+  EXPECT_NEAR(modal_kinetic_energy(b, body.mass, body.inertia_B, v, w, xi, eta), nodal, 1e-12 * nodal);
+}
+
+TEST_P(ModalBasisOnMesh, ModesAreMassOrthonormalAndDiagonaliseTheStiffness) {
+  const Mesh m = mesh();
+  const ModalBasis b = basis(m);
+  expect_mass_orthonormal(m, b);
+  for (int j = 1; j < kModes; ++j) EXPECT_LE(b.omega2[j - 1], b.omega2[j]);
+}
+
+TEST_P(ModalBasisOnMesh, ModesHaveNoMomentumAboutTheCentreOfMass) {
+  const Mesh m = mesh();
+  const ModalBasis b = basis(m);
+  expect_no_momentum(consistent_mass(m, kStone.density), b, make_ffr_body(m, kStone, kH));
 }
 
 TEST_P(ModalBasisOnMesh, FrequenciesAreThoseOfTheDenseGeneralisedProblem) {
@@ -84,35 +107,12 @@ TEST_P(ModalBasisOnMesh, TurnedBasisIsABasisOfTheTurnedMesh) {
   Mesh turned_mesh = m;
   for (Vec3& X : turned_mesh.nodes) X = R * X;
   const auto turned = std::make_shared<const ModalBasis>(rotated(basis(m), R));
-  const Eigen::MatrixXd M = consistent_mass(turned_mesh, kStone.density);
-  const Eigen::MatrixXd K = stiffness(turned_mesh, kStone.young, kStone.poisson);
-  // eq. (2) on the turned mesh, to the round-off of the same sums as above: 1e-10 relative
-  EXPECT_LT((turned->phi.transpose() * M * turned->phi - Eigen::MatrixXd::Identity(kModes, kModes)).norm(), 1e-10);
-  EXPECT_LT((turned->phi.transpose() * K * turned->phi - Eigen::MatrixXd(turned->omega2.asDiagonal())).norm(),
-            1e-10 * turned->omega2.maxCoeff());
-  // eq. (3) about the turned centre of mass (make_ffr_body puts it at the origin): 1e-12 as above
+  // eqs. (2)–(4) on the turned mesh, about its centre of mass (make_ffr_body puts it at the
+  // origin), within the bounds of the tests above
+  expect_mass_orthonormal(turned_mesh, *turned);
   const FfrBody body = make_ffr_body(turned_mesh, kStone, kH, turned);
-  const Eigen::MatrixXd MPhi = M * turned->phi;
-  const double scale = std::sqrt(body.mass);
-  for (int a = 0; a < kModes; ++a) {
-    Vec3 momentum = Vec3::Zero(), angular = Vec3::Zero();
-    for (int k = 0; k < body.nn(); ++k) {
-      momentum += MPhi.block<3, 1>(3 * k, a);
-      angular += body.mesh.nodes[k].cross(MPhi.block<3, 1>(3 * k, a));
-    }
-    EXPECT_LT(momentum.norm(), 1e-12 * scale) << "mode " << a;
-    EXPECT_LT(angular.norm(), 1e-12 * scale * kSize.norm()) << "mode " << a;
-  }
-  // eq. (4) with the turned invariants P, Q against the nodal sum: 1e-12 relative, as below
-  const Vec3 v(0.3, -1.1, 0.4), w(2.0, -0.7, 1.3);
-  const Eigen::VectorXd xi = 1e-3 * Eigen::VectorXd::LinSpaced(kModes, -1.0, 2.0);
-  const Eigen::VectorXd eta = 0.1 * Eigen::VectorXd::LinSpaced(kModes, 1.5, -0.5);
-  const Eigen::VectorXd psi = turned->phi * xi, lambda = turned->phi * eta;
-  Eigen::VectorXd u(body.ndof());
-  for (int k = 0; k < body.nn(); ++k)
-    u.segment<3>(3 * k) = v + w.cross(body.mesh.nodes[k] + psi.segment<3>(3 * k)) + lambda.segment<3>(3 * k);
-  const double nodal = 0.5 * u.dot(consistent_mass(body.mesh, kStone.density) * u);
-  EXPECT_NEAR(modal_kinetic_energy(*turned, body.mass, body.inertia_B, v, w, xi, eta), nodal, 1e-12 * nodal);
+  expect_no_momentum(consistent_mass(turned_mesh, kStone.density), *turned, body);
+  expect_kinetic_energy_is_the_nodal_sum(*turned, body);
 }
 
 INSTANTIATE_TEST_SUITE_P(HexAndTet, ModalBasisOnMesh, ::testing::Values(false, true));
@@ -134,18 +134,7 @@ TEST(ModalBasis, SlenderBeamBendsAtTheEulerBernoulliFrequency) {
 TEST(ModalBasis, KineticEnergyEqualsTheNodalSum) {
   const Mesh m = testing::make_box_tet_mesh(kSize, {2, 2, 3});
   auto basis = std::make_shared<const ModalBasis>(modal_basis(m, kStone.density, kStone.young, kStone.poisson, kModes));
-  const FfrBody body = make_ffr_body(m, kStone, kH, basis);
-  const Eigen::MatrixXd M = consistent_mass(body.mesh, kStone.density);
-  const Vec3 v(0.3, -1.1, 0.4), w(2.0, -0.7, 1.3);
-  const Eigen::VectorXd xi = 1e-3 * Eigen::VectorXd::LinSpaced(kModes, -1.0, 2.0);
-  const Eigen::VectorXd eta = 0.1 * Eigen::VectorXd::LinSpaced(kModes, 1.5, -0.5);
-  const Eigen::VectorXd psi = basis->phi * xi, lambda = basis->phi * eta;
-  Eigen::VectorXd u(body.ndof());
-  for (int k = 0; k < body.nn(); ++k)
-    u.segment<3>(3 * k) = v + w.cross(body.mesh.nodes[k] + psi.segment<3>(3 * k)) + lambda.segment<3>(3 * k);
-  const double nodal = 0.5 * u.dot(M * u);
-  // the same sums in another order: round-off, 1e-12 relative
-  EXPECT_NEAR(modal_kinetic_energy(*basis, body.mass, body.inertia_B, v, w, xi, eta), nodal, 1e-12 * nodal);
+  expect_kinetic_energy_is_the_nodal_sum(*basis, make_ffr_body(m, kStone, kH, basis));
 }
 
 TEST(ModalBasis, ReducedMatricesAreTheProjectionsOfTheFullOnes) {
