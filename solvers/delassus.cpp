@@ -1,6 +1,7 @@
 #include "solvers/delassus.hpp"
 
 #include "nscd/core/error.hpp"
+#include "solvers/all_finite.hpp"
 #include "solvers/contact_blocks.hpp"
 
 #include <map>
@@ -90,6 +91,17 @@ void DelassusMatrix::apply(const Eigen::VectorXd& r, Eigen::VectorXd& u) const {
       u.segment<3>(3 * i) = ui;
     }
   });
+}
+
+// the blocks of a std::vector<Matrix3d> are one array of 9 numbers each
+static_assert(sizeof(Eigen::Matrix3d) == 9 * sizeof(double));
+
+bool DelassusMatrix::diagonal_finite() const {
+  return all_finite(m_diag.empty() ? nullptr : m_diag.front().data(), 9 * static_cast<Eigen::Index>(m_diag.size()));
+}
+
+bool DelassusMatrix::offdiagonal_finite() const {
+  return all_finite(m_blocks.empty() ? nullptr : m_blocks.front().data(), 9 * static_cast<Eigen::Index>(m_blocks.size()));
 }
 
 Eigen::MatrixXd DelassusMatrix::to_dense() const {

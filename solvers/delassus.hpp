@@ -63,6 +63,9 @@ class DelassusMatrix {
   Eigen::MatrixXd to_dense() const;
   /// Number of stored off-diagonal blocks.
   int n_offdiag() const { return static_cast<int>(m_cols.size()); }
+  /// Whether every diagonal block is finite; every stored off-diagonal block.
+  bool diagonal_finite() const;
+  bool offdiagonal_finite() const;
 
  private:
   int m_nc = 0;

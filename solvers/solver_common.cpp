@@ -2,6 +2,7 @@
 
 #include "nscd/core/error.hpp"
 #include "nscd/core/logger.hpp"
+#include "solvers/all_finite.hpp"
 #include "solvers/error_measure.hpp"
 
 #include <cmath>
@@ -18,15 +19,8 @@ void check_problem(const FrictionProblem& p, const char* solver) {
 }
 
 bool is_finite(const FrictionProblem& p, const Eigen::VectorXd& r0, BlockCheck blocks) {
-  if (!p.q.allFinite() || !p.mu.allFinite() || !r0.allFinite()) return false;
-  for (int i = 0; i < p.nc(); ++i) {
-    if (!p.W.diag(i).allFinite()) return false;
-    if (blocks == BlockCheck::Diagonal) continue;
-    bool finite = true;
-    p.W.for_each_offdiag(i, [&](int, const Eigen::Matrix3d& block) { finite = finite && block.allFinite(); });
-    if (!finite) return false;
-  }
-  return true;
+  return all_finite(p.q) && all_finite(p.mu) && all_finite(r0) && p.W.diagonal_finite() &&
+         (blocks == BlockCheck::Diagonal || p.W.offdiagonal_finite());
 }
 
 bool start(const FrictionProblem& p, const Eigen::VectorXd& r0, const char* solver, SolverResult& result,
@@ -54,7 +48,7 @@ void finish(const FrictionProblem& p, double tolerance, const char* solver, Solv
 }
 
 void conclude(int nc, double tolerance, const char* solver, SolverResult& result) {
-  if (result.status == SolverStatus::NonFinite || !result.r.allFinite() || !std::isfinite(result.error)) {
+  if (result.status == SolverStatus::NonFinite || !all_finite(result.r) || !std::isfinite(result.error)) {
     result.status = SolverStatus::NonFinite;
   } else {
     result.status = result.error <= tolerance ? SolverStatus::Converged : SolverStatus::MaxIterations;

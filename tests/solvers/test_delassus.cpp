@@ -1,10 +1,13 @@
 #include "solvers/delassus.hpp"
 
+#include "solvers/all_finite.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <limits>
 #include <vector>
 
 namespace nscd::solvers {
@@ -88,6 +91,37 @@ TEST(DelassusTest, FromSparseStoresTheBlocksOfFromDense) {
 
 TEST(DelassusTest, FromDenseRejectsBadSize) {
   EXPECT_THROW(DelassusMatrix::from_dense(Eigen::MatrixXd::Zero(4, 4)), std::exception);
+}
+
+// all_finite.hpp eq. (1): any NaN or infinity anywhere, and only those, makes it false
+TEST(AllFinite, FindsEveryNonFiniteNumberAnywhere) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const double odd[] = {std::numeric_limits<double>::quiet_NaN(), inf, -inf};
+  for (int n = 0; n <= 37; ++n) {
+    // the largest and smallest magnitudes and a negative zero are finite: 0 · x stays 0
+    Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
+    if (n > 2) x.head<3>() << std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), -0.0;
+    EXPECT_TRUE(all_finite(x)) << n;
+    for (int k = 0; k < n; ++k)
+      for (const double value : odd) {
+        Eigen::VectorXd y = x;
+        y[k] = value;
+        EXPECT_FALSE(all_finite(y)) << n << " numbers, " << value << " at " << k;
+      }
+  }
+}
+
+TEST(DelassusTest, FinitenessOfTheDiagonalAndOffDiagonalBlocks) {
+  DelassusMatrix W = DelassusMatrix::from_dense(sample_dense());
+  EXPECT_TRUE(W.diagonal_finite());
+  EXPECT_TRUE(W.offdiagonal_finite());
+  W.diag(2)(1, 2) = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(W.diagonal_finite());
+  EXPECT_TRUE(W.offdiagonal_finite());
+  W.diag(2)(1, 2) = 1.0;
+  W.row_blocks_begin(2)[1](2, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(W.diagonal_finite());
+  EXPECT_FALSE(W.offdiagonal_finite());
 }
 
 TEST(DelassusTest, EmptyMatrix) {
