@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
 
 namespace nscd::contact {
 
@@ -71,32 +70,35 @@ void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int 
   }
 }
 
-// the threads' buffers `member` merged into `out`, sorted by (a, b, feature) so the order does
-// not depend on the threads (C6), the points of a pair of equal feature in narrow-phase order (a
-// pair's points are contiguous, in that order, in one thread's buffer); compact keys are sorted,
-// so each contact is moved once
-void merge_sorted(const Locals& local, std::vector<ContactPoint> NarrowPhaseLocal::*member,
-                  std::vector<ContactPoint>& out) {
-  struct Key {
-    std::uint64_t pair;
-    std::uint64_t feature;
-    std::uint32_t index;
-  };
-  std::vector<ContactPoint> merged;
-  for (const NarrowPhaseLocal& mine : local)
-    merged.insert(merged.end(), (mine.*member).begin(), (mine.*member).end());
-  std::vector<Key> keys(merged.size());
-  for (std::size_t k = 0; k < merged.size(); ++k) {
-    const ContactPoint& cp = merged[k];
-    keys[k] = {(static_cast<std::uint64_t>(cp.a) << 32) | static_cast<std::uint32_t>(cp.b),
-               cp.feature, static_cast<std::uint32_t>(k)};
-  }
-  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-    return std::tie(x.pair, x.feature, x.index) < std::tie(y.pair, y.feature, y.index);
-  });
+// where the narrow phase put the points of one candidate pair: `count` points from `first` in
+// one thread's buffer of the pair's route (none for a skipped pair)
+struct PairPoints {
+  PairRoute route = PairRoute::kSkipped;
+  const std::vector<ContactPoint>* buffer = nullptr;
+  std::size_t first = 0, count = 0;
+};
+
+// the points of the pairs of `route`, pair by pair in the order of `found` (the pairs sorted by
+// (a, b)), each pair's points sorted by feature, equal features in narrow-phase order: so sorted
+// by (a, b, feature) whatever the threads (C6)
+void merge_sorted(const std::vector<PairPoints>& found, PairRoute route, std::vector<ContactPoint>& out) {
+  std::size_t n = 0;
+  for (const PairPoints& pair : found) n += pair.route == route ? pair.count : 0;
   out.clear();
-  out.reserve(merged.size());
-  for (const Key& key : keys) out.push_back(merged[key.index]);
+  out.reserve(n);
+  std::vector<std::size_t> order;
+  for (const PairPoints& pair : found) {
+    if (pair.route != route) continue;
+    const ContactPoint* points = pair.buffer->data() + pair.first;
+    // insertion sort of the pair's few points by feature: stable, and linear in clipping order
+    order.resize(pair.count);
+    for (std::size_t k = 0; k < pair.count; ++k) {
+      std::size_t j = k;
+      for (; j > 0 && points[k].feature < points[order[j - 1]].feature; --j) order[j] = order[j - 1];
+      order[j] = k;
+    }
+    for (const std::size_t k : order) out.push_back(points[k]);
+  }
 }
 
 }  // namespace
@@ -121,12 +123,14 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
     boxes[i] = {box.lo.array() - 0.5 * alert_distance, box.hi.array() + 0.5 * alert_distance};
   }
 
-  // broad phase
+  // broad phase, its pairs sorted by (a, b) so that the points come out pair by pair in order
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
   detail::find_candidate_pairs(boxes, movable, scratch.broad_phase, pairs);
+  std::ranges::sort(pairs);
 
   // narrow phase over candidate pairs, output buffers per thread
   Locals local;
+  std::vector<PairPoints> found(pairs.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), kPairGrain),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       NarrowPhaseLocal& mine = local.local();
@@ -134,12 +138,15 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                         const auto [a, b] = pairs[k];
                         std::vector<ContactPoint>* output =
                             output_of(mine, posed, movable, a, b, on_shapes != nullptr);
-                        if (output != nullptr)
-                          collide_posed(posed, a, b, a, b, alert_distance, mine.scratch, *output);
+                        if (output == nullptr) continue;
+                        const std::size_t first = output->size();
+                        collide_posed(posed, a, b, a, b, alert_distance, mine.scratch, *output);
+                        found[k] = {output == &mine.contacts ? PairRoute::kContacts : PairRoute::kOnShapes, output,
+                                    first, output->size() - first};
                       }
                     });
-  merge_sorted(local, &NarrowPhaseLocal::contacts, out);
-  if (on_shapes != nullptr) merge_sorted(local, &NarrowPhaseLocal::on_shapes, *on_shapes);
+  merge_sorted(found, PairRoute::kContacts, out);
+  if (on_shapes != nullptr) merge_sorted(found, PairRoute::kOnShapes, *on_shapes);
 }
 
 void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
