@@ -65,6 +65,7 @@ struct SolveOptions {
   double tolerance = 1e-4;                        // on the error measure of solvers/error_measure.hpp
   int max_iterations = 10000;
   int anderson_depth = 3;                         // NLGS sweeps mixed (solvers/anderson_mixing.hpp), 0: none
+  std::string error_measure = "siconos";          // "siconos" or "velocity", a scene's solver.error_measure
   std::optional<std::filesystem::path> solution;  // where to write (r, u)
 };
 

@@ -102,6 +102,10 @@ void add_solve_command(CLI::App& app, Commands& c) {
   cmd->add_option("--anderson-depth", solve.anderson_depth,
                   "sweeps of nlgs and auto mixed by Anderson's method, 0 for plain Gauss-Seidel")
       ->default_val(3);
+  cmd->add_option("--error-measure", solve.error_measure,
+                  "siconos: Siconos's fc3d_compute_error; velocity: each impulse as the velocity it gives its contact, "
+                  "as a scene's steps measure it (solver.error_measure)")
+      ->default_val("siconos");
   cmd->add_option("--solution", c.solution_file, "write the problem and its solution (r, u) to this FCLIB file");
 }
 

@@ -17,7 +17,12 @@ int solve_command(const SolveOptions& o) {
                     "--anderson-depth {}: expected an integer in [0, {}]", o.anderson_depth,
                     solvers::NlgsOptions::max_anderson_depth);
   options.nlgs.anderson_depth = options.automatic.nlgs.anderson_depth = o.anderson_depth;
-  const io::FclibProblem read = io::read_fclib_problem(o.problem);
+  NSCD_THROW_UNLESS(o.error_measure == "siconos" || o.error_measure == "velocity",
+                    "--error-measure {}: expected siconos or velocity", o.error_measure);
+  io::FclibProblem read = io::read_fclib_problem(o.problem);
+  // a step's problem dumped by `solver.dump_every` is measured as the step measured it with "velocity"
+  read.problem.error_scaling =
+      o.error_measure == "velocity" ? solvers::ErrorScaling::Velocity : solvers::ErrorScaling::Siconos;
 
   // solve from r = 0, timed
   options.stopping() = {o.tolerance, o.max_iterations};

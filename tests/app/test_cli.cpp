@@ -1,13 +1,18 @@
 // The `nscd` program as a user runs it: output files of docs/output.md, exit codes of docs/commands.md.
 
+#include "nscd/io/fclib_file.hpp"
 #include "run_nscd.hpp"
+#include "solvers/solve.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -304,6 +309,34 @@ TEST(Cli, StepsWithoutContactsAreNotDumped) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out" / "problem_000001.hdf5"));
   EXPECT_NE(read_text(dir / "out" / "run.json").find("\"status\": \"completed\""), std::string::npos);
+}
+
+TEST(Cli, SolveMeasuresTheErrorAsAsked) {
+  // one symmetric NLGS sweep from r = 0 on the stack of ten boxes dumped from scenes/stack10.json:
+  // the same impulses, measured in N s (siconos) or as velocities (velocity), as the library
+  // measures them; boxes of 1 t make the two differ
+  const fs::path problem = fs::path(NSCD_TEST_DATA_DIR) / "fclib" / "nscd_stack10_step600.hdf5";
+  const nscd::io::FclibProblem read = nscd::io::read_fclib_problem(problem);
+  nscd::solvers::SolverOptions options = nscd::solvers::parse_solver_variant("nlgs", "--solver");
+  options.stopping() = {1e-30, 1};
+  std::vector<double> expected;
+  for (const auto& [scaling, name] : {std::pair{nscd::solvers::ErrorScaling::Siconos, "siconos"},
+                                      std::pair{nscd::solvers::ErrorScaling::Velocity, "velocity"}}) {
+    nscd::solvers::FrictionProblem p = read.problem;
+    p.error_scaling = scaling;
+    expected.push_back(nscd::solvers::solve(p, options, Eigen::VectorXd()).error);
+    const Result r = run_nscd("solve " + problem.string() +
+                              " --solver nlgs --max-iterations 1 --tolerance 1e-30 --error-measure " + name);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::size_t at = r.output.find("error ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    // printed with four significant digits
+    EXPECT_NEAR(std::stod(r.output.substr(at + 6)), expected.back(), 1e-3 * expected.back()) << name;
+  }
+  EXPECT_GT(std::abs(expected[0] - expected[1]), 0.1 * expected[0]);
+  const Result bad = run_nscd("solve x.hdf5 --error-measure joules");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--error-measure joules: expected siconos or velocity"), std::string::npos) << bad.output;
 }
 
 TEST(Cli, SolveRejectsBadFilesAndOptionsWithCode2) {
