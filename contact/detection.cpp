@@ -35,6 +35,28 @@ struct NarrowPhaseLocal {
 
 using Locals = tbb::enumerable_thread_specific<NarrowPhaseLocal>;
 
+// where the narrow phase put the points of one candidate pair: `count` points from `first` in
+// one thread's buffer of the pair's route (none for a skipped pair)
+struct PairPoints {
+  PairRoute route = PairRoute::kSkipped;
+  const std::vector<ContactPoint>* buffer = nullptr;
+  std::size_t first = 0, count = 0;
+};
+
+}  // namespace
+
+struct detail::NarrowPhaseBuffers {
+  Locals local;
+  std::vector<PairPoints> found;  // per candidate pair
+};
+
+DetectionScratch::DetectionScratch() = default;
+DetectionScratch::DetectionScratch(DetectionScratch&&) noexcept = default;
+DetectionScratch& DetectionScratch::operator=(DetectionScratch&&) noexcept = default;
+DetectionScratch::~DetectionScratch() = default;
+
+namespace {
+
 // the buffer of `mine` that takes the points of bodies a and b (detect_contacts), if any
 std::vector<ContactPoint>* output_of(NarrowPhaseLocal& mine, const detail::PosedShapes& posed,
                                      std::span<const std::uint8_t> movable, int a, int b,
@@ -69,14 +91,6 @@ void collide_posed(const detail::PosedShapes& posed, int ia, int ib, int a, int 
                               out);
   }
 }
-
-// where the narrow phase put the points of one candidate pair: `count` points from `first` in
-// one thread's buffer of the pair's route (none for a skipped pair)
-struct PairPoints {
-  PairRoute route = PairRoute::kSkipped;
-  const std::vector<ContactPoint>* buffer = nullptr;
-  std::size_t first = 0, count = 0;
-};
 
 // the points of the pairs of `route`, pair by pair in the order of `found` (the pairs sorted by
 // (a, b)), each pair's points sorted by feature, equal features in narrow-phase order: so sorted
@@ -128,9 +142,15 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
   detail::find_candidate_pairs(boxes, movable, scratch.broad_phase, pairs);
   std::ranges::sort(pairs);
 
-  // narrow phase over candidate pairs, output buffers per thread
-  Locals local;
-  std::vector<PairPoints> found(pairs.size());
+  // narrow phase over candidate pairs, output buffers per thread, kept from call to call
+  if (!scratch.narrow_phase) scratch.narrow_phase = std::make_unique<detail::NarrowPhaseBuffers>();
+  Locals& local = scratch.narrow_phase->local;
+  for (NarrowPhaseLocal& mine : local) {
+    mine.contacts.clear();
+    mine.on_shapes.clear();
+  }
+  std::vector<PairPoints>& found = scratch.narrow_phase->found;
+  found.assign(pairs.size(), {});
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), kPairGrain),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       NarrowPhaseLocal& mine = local.local();

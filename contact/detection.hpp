@@ -19,6 +19,7 @@
 #include "nscd/core/math.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -66,13 +67,23 @@ enum class PairRoute : std::uint8_t {
 /// for the other pairs with one.
 PairRoute pair_route(Mobility a, Mobility b, bool polyhedra);
 
-/// Buffers of the broad phase, which detect_contacts reuses from call to call: a caller that
-/// detects every step keeps one (what it holds between calls means nothing). Two concurrent
-/// calls need two scratches.
+namespace detail {
+struct NarrowPhaseBuffers;  // each thread's output and clipping buffers (detection.cpp)
+}  // namespace detail
+
+/// Buffers of the broad and narrow phases, which detect_contacts reuses from call to call: a
+/// caller that detects every step keeps one (what it holds between calls means nothing). Two
+/// concurrent calls need two scratches.
 struct DetectionScratch {
+  DetectionScratch();
+  DetectionScratch(DetectionScratch&&) noexcept;
+  DetectionScratch& operator=(DetectionScratch&&) noexcept;
+  ~DetectionScratch();
+
   std::vector<detail::Aabb> boxes;         // per body, inflated by half the alert distance
   std::vector<std::pair<int, int>> pairs;  // candidate pairs
   detail::BroadPhaseScratch broad_phase;
+  std::unique_ptr<detail::NarrowPhaseBuffers> narrow_phase;  // made by the first call
 };
 
 /// Detects every contact point with gap ≤ alert_distance, in the buffer of the pair's route
