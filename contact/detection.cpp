@@ -57,20 +57,12 @@ DetectionScratch::~DetectionScratch() = default;
 
 namespace {
 
-// the buffer of `mine` that takes the points of bodies a and b (detect_contacts), if any
-std::vector<ContactPoint>* output_of(NarrowPhaseLocal& mine, const detail::PosedShapes& posed,
-                                     std::span<const std::uint8_t> movable, int a, int b,
-                                     bool with_on_shapes) {
-  switch (pair_route(static_cast<Mobility>(movable[a]), static_cast<Mobility>(movable[b]),
-                     !posed.is_sphere(a) && !posed.is_sphere(b))) {
-    case PairRoute::kContacts:
-      return &mine.contacts;
-    case PairRoute::kOnShapes:
-      return with_on_shapes ? &mine.on_shapes : nullptr;
-    case PairRoute::kSkipped:
-      break;
-  }
-  return nullptr;
+// the route of bodies a and b (pair_route), kSkipped for a kOnShapes pair when those are not wanted
+PairRoute route_of(const detail::PosedShapes& posed, std::span<const std::uint8_t> movable, int a, int b,
+                   bool with_on_shapes) {
+  const PairRoute route = pair_route(static_cast<Mobility>(movable[a]), static_cast<Mobility>(movable[b]),
+                                     !posed.is_sphere(a) && !posed.is_sphere(b));
+  return route == PairRoute::kOnShapes && !with_on_shapes ? PairRoute::kSkipped : route;
 }
 
 // narrow phase of bodies a < b, dispatched on their shape kinds
@@ -156,13 +148,13 @@ void detect_contacts(std::span<const Shape> shapes, std::span<const Pose> poses,
                       NarrowPhaseLocal& mine = local.local();
                       for (std::size_t k = range.begin(); k != range.end(); ++k) {
                         const auto [a, b] = pairs[k];
-                        std::vector<ContactPoint>* output =
-                            output_of(mine, posed, movable, a, b, on_shapes != nullptr);
-                        if (output == nullptr) continue;
-                        const std::size_t first = output->size();
-                        collide_posed(posed, a, b, a, b, alert_distance, mine.scratch, *output);
-                        found[k] = {output == &mine.contacts ? PairRoute::kContacts : PairRoute::kOnShapes, output,
-                                    first, output->size() - first};
+                        const PairRoute route = route_of(posed, movable, a, b, on_shapes != nullptr);
+                        if (route == PairRoute::kSkipped) continue;
+                        std::vector<ContactPoint>& output =
+                            route == PairRoute::kContacts ? mine.contacts : mine.on_shapes;
+                        const std::size_t first = output.size();
+                        collide_posed(posed, a, b, a, b, alert_distance, mine.scratch, output);
+                        found[k] = {route, &output, first, output.size() - first};
                       }
                     });
   merge_sorted(found, PairRoute::kContacts, out);
