@@ -85,7 +85,7 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   const bool newton = newton_possible(p, coupling, options);
   NlgsOptions nlgs = nlgs_stage_options(
       options, !newton ? 0 : coupling != nullptr ? options.stall_window : options.local_stall_window);
-  // stage 2 needs W whole
+  // stage 2 on the local form needs W whole (on the body form, W's diagonal blocks)
   const auto whole = [&]() -> const FrictionProblem& { return deferred != nullptr ? deferred->assembled() : p; };
   NewtonPrice price(coupling, whole);
   const double sweep = sweep_operations(p, deferred != nullptr ? deferred->bodies : nullptr);
@@ -103,7 +103,7 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
     if (affordable) {
       VelocityProxOptions vprox = options.velocity_prox;
       vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-      if (keep_better(best, solve_velocity_prox(whole(), *coupling, vprox, best.r), sweeps)) return best;
+      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
     }
   } else if (affordable) {
     ProxOptions prox = options.prox;

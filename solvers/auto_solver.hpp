@@ -24,8 +24,9 @@
 ///  sweeps (18 ms) solve.
 ///  Stage 2, only when stage 1 stopped short of the tolerance: the proximal point method from
 ///  NLGS's r, on the bodies' velocities (velocity_prox.hpp) when the caller gives the problem's
-///  body form (rigid bodies), else on the local form (prox.hpp), whose iterations factorise the
-///  larger matrix with the fill of W (a hundred times the time on the 85-block wall).
+///  body form (rigid bodies; the frames and modal coordinates of modal FFR bodies), else on the
+///  local form (prox.hpp), whose iterations factorise the larger matrix with the fill of W (a
+///  hundred times the time on the 85-block wall).
 ///  Gauss–Seidel spreads a change of load a few contacts per sweep and stalls where redundant
 ///  contacts (the corners of a face–face joint) make W singular; the proximal term σ I keeps
 ///  Newton's Jacobian regular there, and Newton converges superlinearly near the solution
@@ -33,9 +34,9 @@
 ///  [Bertails-Descoubes, Cadoux, Daviet & Acary 2011].
 ///
 /// Stage 2 factorises sparse matrices: with the block pattern of W on the local form, of M + Hᵀ H
-/// on the body form (6 unknowns per rigid body). Above max_newton_unknowns unknowns it is not
-/// run, and stage 1 is plain NLGS (no progress test): a packing of thousands of spheres fills the
-/// factors in. Below, its price is estimated first (sparse_delassus.hpp eq. (2)); above
+/// on the body form (6 unknowns per rigid body or frame, k per body of k modes). Above
+/// max_newton_unknowns unknowns it is not run, and stage 1 is plain NLGS (no progress test): a
+/// packing of thousands of spheres fills the factors in. Below, its price is estimated first (sparse_delassus.hpp eq. (2)); above
 /// max_factorization_operations NLGS goes on instead, up to max_iterations sweeps in all. When
 /// stage 2 stops short of the tolerance, NLGS also goes on from the best r so far for the rest of
 /// its sweeps (stage 3), while it finds a new lowest error every rest_lowest_window sweeps. On 63

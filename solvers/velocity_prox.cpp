@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -46,24 +47,7 @@ class BodyForm {
  public:
   BodyForm(const FrictionProblem& p, const BodyCoupling& c) : m_p(p), m_c(c), m_Ht(c.H.transpose()) {
     m_mass.compute(c.M);
-    // each contact's block row of H as a dense 3 × k block on its k columns (increasing)
-    const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(c.H);
-    m_rows.resize(static_cast<std::size_t>(p.nc()));
-    for (int i = 0; i < p.nc(); ++i) {
-      std::vector<int>& cols = m_rows[i].cols;
-      for (int a = 0; a < 3; ++a)
-        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it)
-          cols.push_back(static_cast<int>(it.col()));
-      std::sort(cols.begin(), cols.end());
-      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-      m_rows[i].block = Eigen::Matrix3Xd::Zero(3, static_cast<Eigen::Index>(cols.size()));
-      m_max_cols = std::max(m_max_cols, static_cast<Eigen::Index>(cols.size()));
-      for (int a = 0; a < 3; ++a)
-        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it) {
-          const auto k = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col())) - cols.begin();
-          m_rows[i].block(a, k) = it.value();
-        }
-    }
+    group_contacts();
     build_jacobian_pattern();
   }
   bool mass_factorized() const { return m_mass.info() == Eigen::Success; }
@@ -74,6 +58,8 @@ class BodyForm {
   VectorXd generalized(const VectorXd& r) const { return m_Ht * r; }
   // M⁻¹ x
   VectorXd mass_solve(const VectorXd& x) const { return m_mass.solve(x); }
+  // W r + q = H M⁻¹ Hᵀ r + q
+  VectorXd velocities_of(const VectorXd& r) const { return velocities(mass_solve(generalized(r))); }
 
   void evaluate(const VectorXd& anchor, const VectorXd& rho, const VectorXd& dv, Evaluation& ev) const {
     const VectorXd u = velocities(dv);
@@ -87,9 +73,10 @@ class BodyForm {
     ev.psi = 0.5 * ev.F.dot(mass_solve(ev.F));
   }
 
-  // J of eq. (3) = M + Σ_i H_iᵀ (ρ_i D_i) H_i, contact by contact on the columns of its block row,
-  // summed into the values of J's pattern (built once: the same at every call, explicit zeros
-  // included) in the order M, then the contacts in turn
+  // J of eq. (3) = M + Σ_i H_iᵀ (ρ_i D_i) H_i, group by group of contacts on the same columns:
+  // B_gᵀ (S_g B_g), B_g their block rows stacked and S_g = blockdiag(ρ_i D_i), one dense product
+  // per group summed into the values of J's pattern (built once: the same at every call,
+  // explicit zeros included) in the order M, then the groups in turn
   Eigen::SparseMatrix<double> jacobian(const VectorXd& rho, const std::vector<Matrix3d>& D) const {
     Eigen::SparseMatrix<double> J = m_pattern;
     double* values = J.valuePtr();
@@ -97,33 +84,69 @@ class BodyForm {
     std::size_t e = 0;
     for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
       for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it) values[m_mass_slots[e++]] += it.value();
-    Eigen::Matrix3Xd scaled(3, m_max_cols);  // ρ_i D_i H_i on the contact's columns
-    for (int i = 0; i < m_p.nc(); ++i) {
-      const ContactRow& row = m_rows[i];
-      const Eigen::Index k = row.block.cols();
-      scaled.leftCols(k).noalias() = (rho(i) * D[i]) * row.block;
-      for (Eigen::Index a = 0; a < k; ++a)
-        for (Eigen::Index b = 0; b < k; ++b) values[row.slots[a * k + b]] += row.block.col(a).dot(scaled.col(b));
+    Eigen::MatrixXd scaled(m_max_rows, m_max_cols);  // S_g B_g
+    Eigen::MatrixXd product(m_max_cols, m_max_cols);  // B_gᵀ S_g B_g
+    for (const ColumnGroup& g : m_groups) {
+      const Eigen::Index k = static_cast<Eigen::Index>(g.cols.size()), n = g.rows.rows();
+      for (std::size_t j = 0; j < g.contacts.size(); ++j) {
+        const int i = g.contacts[j];
+        const Eigen::Index row = 3 * static_cast<Eigen::Index>(j);
+        scaled.block(row, 0, 3, k).noalias() = (rho(i) * D[i]) * g.rows.middleRows(row, 3);
+      }
+      product.topLeftCorner(k, k).noalias() = g.rows.transpose() * scaled.topLeftCorner(n, k);
+      for (Eigen::Index b = 0; b < k; ++b)
+        for (Eigen::Index a = 0; a < k; ++a) values[g.slots[b * k + a]] += product(a, b);
     }
     return J;
   }
 
  private:
-  struct ContactRow {
-    std::vector<int> cols;  // the columns of H where the contact's rows have entries
-    Eigen::Matrix3Xd block;  // 3 × cols.size(): those entries
-    std::vector<Eigen::Index> slots;  // of entry (cols[a], cols[b]) of J at a k + b, in J's values
+  // the contacts whose rows of H have entries in the same columns
+  struct ColumnGroup {
+    std::vector<int> cols;            // those columns, increasing
+    std::vector<int> contacts;        // the contacts, increasing
+    Eigen::MatrixXd rows;             // 3 per contact × cols.size(): their entries
+    std::vector<Eigen::Index> slots;  // of entry (cols[a], cols[b]) of J at b k + a, in J's values
   };
 
-  // the pattern of J (M's and each contact's k × k columns) and where each term lands in it
+  // each contact's columns, then the groups in the order of their first contact
+  void group_contacts() {
+    const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(m_c.H);
+    std::vector<std::vector<int>> cols(static_cast<std::size_t>(m_p.nc()));
+    std::map<std::vector<int>, std::size_t> group_of;
+    for (int i = 0; i < m_p.nc(); ++i) {
+      for (int a = 0; a < 3; ++a)
+        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it)
+          cols[i].push_back(static_cast<int>(it.col()));
+      std::sort(cols[i].begin(), cols[i].end());
+      cols[i].erase(std::unique(cols[i].begin(), cols[i].end()), cols[i].end());
+      const auto [at, added] = group_of.try_emplace(cols[i], m_groups.size());
+      if (added) m_groups.push_back({cols[i], {}, {}, {}});
+      m_groups[at->second].contacts.push_back(i);
+    }
+    for (ColumnGroup& g : m_groups) {
+      const Eigen::Index k = static_cast<Eigen::Index>(g.cols.size());
+      g.rows = Eigen::MatrixXd::Zero(3 * static_cast<Eigen::Index>(g.contacts.size()), k);
+      for (std::size_t j = 0; j < g.contacts.size(); ++j)
+        for (int a = 0; a < 3; ++a)
+          for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * g.contacts[j] + a); it; ++it) {
+            const auto col = std::lower_bound(g.cols.begin(), g.cols.end(), static_cast<int>(it.col())) - g.cols.begin();
+            g.rows(3 * static_cast<Eigen::Index>(j) + a, col) = it.value();
+          }
+      m_max_rows = std::max(m_max_rows, g.rows.rows());
+      m_max_cols = std::max(m_max_cols, k);
+    }
+  }
+
+  // the pattern of J (M's and each group's k × k columns) and where each term lands in it
   void build_jacobian_pattern() {
     std::vector<Eigen::Triplet<double>> triplets;
     for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
       for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
         triplets.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), 0.0);
-    for (const ContactRow& row : m_rows)
-      for (const int a : row.cols)
-        for (const int b : row.cols) triplets.emplace_back(a, b, 0.0);
+    for (const ColumnGroup& g : m_groups)
+      for (const int a : g.cols)
+        for (const int b : g.cols) triplets.emplace_back(a, b, 0.0);
     m_pattern.resize(m_c.M.rows(), m_c.M.cols());
     m_pattern.setFromTriplets(triplets.begin(), triplets.end());
     m_pattern.makeCompressed();
@@ -137,18 +160,18 @@ class BodyForm {
     for (Eigen::Index j = 0; j < m_c.M.outerSize(); ++j)
       for (Eigen::SparseMatrix<double>::InnerIterator it(m_c.M, j); it; ++it)
         m_mass_slots.push_back(slot(static_cast<int>(it.row()), static_cast<int>(it.col())));
-    for (ContactRow& row : m_rows) {
-      row.slots.clear();
-      for (const int a : row.cols)
-        for (const int b : row.cols) row.slots.push_back(slot(a, b));
+    for (ColumnGroup& g : m_groups) {
+      g.slots.clear();
+      for (const int b : g.cols)
+        for (const int a : g.cols) g.slots.push_back(slot(a, b));
     }
   }
 
   const FrictionProblem& m_p;
   const BodyCoupling& m_c;
   Eigen::SparseMatrix<double> m_Ht;
-  std::vector<ContactRow> m_rows;
-  Eigen::Index m_max_cols = 0;
+  std::vector<ColumnGroup> m_groups;
+  Eigen::Index m_max_rows = 0, m_max_cols = 0;
   Eigen::SparseMatrix<double> m_pattern;   // J's, values unused
   std::vector<Eigen::Index> m_mass_slots;  // of M's entries (in their order) in J's values
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> m_mass;
@@ -241,17 +264,21 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
                     "velocity PROX needs sigma > 0, max_iterations ≥ 0 and inner_max_iterations ≥ 1");
   SolverResult result;
   result.stage = SolverType::VelocityProx;
-  if (detail::start(p, r0, "velocity prox", result)) return result;
+  const BodyForm form(p, c);
+  if (detail::start(p, r0, "velocity prox", result, detail::BlockCheck::Diagonal)) {
+    result.u = form.velocities_of(result.r);  // give_up's u read W's diagonal blocks alone
+    result.error = error_measure(p, result.r, result.u);
+    return result;
+  }
   const int nc = p.nc();
   VectorXd rho(nc);
   for (int i = 0; i < nc; ++i) {
     const double scale = options.sigma * p.W.diag(i).trace() / 3.0;
     rho(i) = scale > 0.0 ? 1.0 / scale : 1.0 / options.sigma;
   }
-  const BodyForm form(p, c);
   NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
   ProximalNewton newton(form, std::move(rho), result.r, options.inner_reduction);
-  double best_error = error_measure(p, result.r, p.W.apply(result.r) + p.q);
+  double best_error = error_measure(p, result.r, form.velocities_of(result.r));
   double step_start_error = best_error;  // the lowest error when the proximal step started
   while (best_error > options.stopping.tolerance && result.iterations < options.stopping.max_iterations) {
     ++result.iterations;
@@ -266,7 +293,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     if (t < 0.0) break;
     if (t > 0.0) {
       const Evaluation& ev = newton.current();
-      const double error = error_measure(p, ev.r, p.W.apply(ev.r) + p.q);
+      const double error = error_measure(p, ev.r, form.velocities_of(ev.r));
       nscd::logger().trace("velocity prox: iteration {}, step {:.3g}, ψ {:.3e}, error {:.3e}", result.iterations, t,
                            ev.psi, error);
       if (error < best_error) {
@@ -278,7 +305,9 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     // best r so far (a heavily damped step that did descend is kept: docs/performance.md)
     if (t == 0.0) newton.restart(result.r, kSoften);
   }
-  detail::finish(p, options.stopping.tolerance, "velocity prox", result);
+  result.u = form.velocities_of(result.r);
+  result.error = error_measure(p, result.r, result.u);
+  detail::conclude(p.nc(), options.stopping.tolerance, "velocity prox", result);
   return result;
 }
 

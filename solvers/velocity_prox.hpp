@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Proximal point method on the frictional contact problem of rigid bodies, with semismooth
+/// Proximal point method on the frictional contact problem in body coordinates (rigid bodies, the
+/// frames and modal coordinates of modal FFR bodies), with semismooth
 /// Newton on the bodies' velocity change (body_coupling.hpp) as inner solver. With the anchor
 /// r_k of outer iteration k and ρ_i = 1 / σ_i per contact, σ_i = sigma · tr(W_ii)/3, the proximal
 /// problem (prox.hpp eq. (1), shift σ_i) in Alart–Curnier form with the step ρ_i = 1/σ_i reads
@@ -64,7 +65,9 @@ struct VelocityProxOptions {
 };
 
 /// Solves p, whose body form is c (W = H M⁻¹ Hᵀ), by eqs. (1)–(3) from r0 (wrong size: zero).
-/// Status MaxIterations when the tolerance is not reached within options.max_iterations.
+/// Of p's W only the diagonal blocks are read (for ρ_i): the error of each iterate takes W r as
+/// H M⁻¹ Hᵀ r, so W need not be assembled. Status MaxIterations when the tolerance is not reached
+/// within options.max_iterations.
 /// @throws nscd::InputError if q, μ or c do not match p's contacts, some μ < 0, or sigma ≤ 0.
 SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c, const VelocityProxOptions& options,
                                  const Eigen::VectorXd& r0);

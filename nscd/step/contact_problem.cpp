@@ -181,6 +181,20 @@ void assemble(const Model& m, StepWorkspace& ws) {
   ++ws.contacts.delassus_assemblies;
 }
 
+// the index of each FFR body's first modal unknown, after the frames' 6 per body, in the layout
+// of solvers/contact_bodies.hpp (−1 for the other bodies, and for every body when no contact
+// point is on a mesh); n_modal their number
+std::vector<int> first_modal_unknowns(const Model& m, const StepWorkspace& ws, int& n_modal) {
+  std::vector<int> first(static_cast<std::size_t>(m.nb()), -1);
+  n_modal = 0;
+  for (int b = 0; b < m.nb() && !ws.mesh_points.empty(); ++b) {
+    if (m.bodies[b].kind != BodyKind::Ffr) continue;
+    first[b] = 6 * m.nb() + n_modal;
+    n_modal += m.ffr_bodies[m.bodies[b].ffr_index].ncoordinates();
+  }
+  return first;
+}
+
 }  // namespace
 
 bool sweeps_on_sides(const StepWorkspace& ws) {
@@ -193,14 +207,7 @@ void defer_assembly(const Model& m, StepWorkspace& ws) {
   const int nc = static_cast<int>(jacobians.size());
   solvers::ContactBodies& bodies = ws.contacts.bodies;
   bodies.n_bodies = m.nb();
-  // each modal body's z_b after the frames' unknowns
-  std::vector<int> first_mode(static_cast<std::size_t>(m.nb()), -1);
-  bodies.n_modal = 0;
-  for (int b = 0; b < m.nb() && !ws.mesh_points.empty(); ++b) {
-    if (m.bodies[b].kind != BodyKind::Ffr) continue;
-    first_mode[b] = 6 * m.nb() + bodies.n_modal;
-    bodies.n_modal += m.ffr_bodies[m.bodies[b].ffr_index].ncoordinates();
-  }
+  const std::vector<int> first_mode = first_modal_unknowns(m, ws, bodies.n_modal);
   bodies.modal_rows = orient_modal_points(m, ws.mesh_points);
   bodies.contacts.resize(jacobians.size());
   std::vector<Eigen::Matrix3d> diag(nc);
@@ -292,8 +299,10 @@ bool is_projected(const Model& m, const contact::ContactPoint& c) {
 
 solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
   solvers::BodyCoupling form;
+  int n_modal = 0;
+  const std::vector<int> first_mode = first_modal_unknowns(m, ws, n_modal);
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(18 * static_cast<std::size_t>(m.nb()));
+  entries.reserve(18 * static_cast<std::size_t>(m.nb()) + static_cast<std::size_t>(n_modal));
   for (int b = 0; b < m.nb(); ++b) {
     Mat3 inertia = Mat3::Identity();
     double mass = 1.0;
@@ -306,12 +315,20 @@ solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
       for (int l = 0; l < 3; ++l) entries.emplace_back(6 * b + 3 + k, 6 * b + 3 + l, inertia(k, l));
     }
   }
-  const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb());
+  for (int b = 0; b < m.nb(); ++b) {  // Â₊ of each modal body, diagonal (ffr_body.hpp eq. R1)
+    if (first_mode[b] < 0) continue;
+    const Eigen::VectorXd& inverse = m.ffr_bodies[m.bodies[b].ffr_index].implicit_inverse;
+    NSCD_DEMAND(inverse.size() > 0);  // a modal body: a nodal one has no point of sweeps_on_sides
+    for (Eigen::Index j = 0; j < inverse.size(); ++j) entries.emplace_back(first_mode[b] + j, first_mode[b] + j, 1 / inverse[j]);
+  }
+  const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb()) + n_modal;
   form.M.resize(n, n);
   form.M.setFromTriplets(entries.begin(), entries.end());
-  // H row by row, each contact's movable sides by increasing body (columns in order), then stored
-  // by columns as BodyCoupling has it
+  // H row by row, each contact's movable sides by increasing body (columns in order): the frames'
+  // blocks G, then on modal bodies T_isᵀ (solvers/contact_bodies.hpp eq. (6)); then stored by
+  // columns as BodyCoupling has it
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
+  const solvers::ContactBodies& bodies = ws.contacts.bodies;
   Eigen::SparseMatrix<double, Eigen::RowMajor> H(3 * static_cast<Eigen::Index>(jacobians.size()), n);
   H.reserve(12 * H.rows());
   for (std::size_t i = 0; i < jacobians.size(); ++i) {
@@ -323,6 +340,11 @@ solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
       for (const int side : {first, 1 - first})
         if (J.movable[side])
           for (int l = 0; l < 6; ++l) H.insertBack(row, 6 * static_cast<Eigen::Index>(J.body[side]) + l) = J.G[side](k, l);
+      if (n_modal == 0) continue;
+      const solvers::ContactSides& sides = bodies.contacts[i];
+      for (const int side : {first, 1 - first})
+        for (int j = 0; j < sides.modes[side]; ++j)
+          H.insertBack(row, sides.modal[side] + j) = bodies.modal_rows(j, sides.column[side] + k);
     }
   }
   H.finalize();

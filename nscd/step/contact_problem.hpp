@@ -64,10 +64,15 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws);
 /// has a block for every pair of points on a body.
 Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const Eigen::VectorXd& r);
 
-/// The body form of a rigid scene's problem (solvers/body_coupling.hpp eq. (1)) of the active
-/// contacts of ws: M = blockdiag(m I, J_W), J_W the inverse of the free motion's
-/// R̃ J_B⁻¹ R̃ᵀ (rigid_dynamics.hpp, FreeMotion::inv_inertia_W; identity blocks for the bodies
-/// without unknowns, which no contact touches), and H made of the blocks G of each movable side.
+/// The body form (solvers/body_coupling.hpp eq. (1)) of the problem of the active contacts of ws,
+/// on a rigid scene or one whose deformable points are all on modal FFR bodies (sweeps_on_sides),
+/// with the unknowns of solvers/contact_bodies.hpp: M = blockdiag(m I, J_W) per body, J_W the
+/// inverse of the free motion's R̃ J_B⁻¹ R̃ᵀ (rigid_dynamics.hpp, FreeMotion::inv_inertia_W; the
+/// frame of an FFR body too, as contact_jacobian.hpp eq. (3); identity blocks for the bodies
+/// without unknowns, which no contact touches), then Â₊ on each modal body's coordinates
+/// (diagonal, ffr/ffr_body.hpp eq. R1); H made of the blocks G of each movable side and, on a
+/// modal body, of T_isᵀ (solvers/contact_bodies.hpp eq. (6), so that Â₊⁻¹ T_is = U_is), read from
+/// ws.contacts.bodies: with deformable points, after the defer_assembly() of the linearisation.
 solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws);
 
 /// What q adds to contact i's normal velocity beyond its free velocity: for a gap row,

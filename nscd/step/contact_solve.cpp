@@ -26,6 +26,14 @@ solvers::DeferredDelassus deferred_delassus(const Model& m, StepWorkspace& ws) {
   return {&ws.contacts.bodies, [&m, &ws]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
 }
 
+// whether the step's solver is auto and runs its Newton stage on the body form (body_form of
+// contact_problem.hpp: rigid scenes and modal FFR bodies), within its size limit
+bool newton_on_bodies(const Model& m, const StepWorkspace& ws) {
+  return m.step.solver.type == solvers::SolverType::Auto && sweeps_on_sides(ws) &&
+         solvers::newton_stage_possible(m.step.solver.automatic,
+                                        6 * static_cast<Eigen::Index>(m.nb()) + ws.contacts.bodies.n_modal);
+}
+
 // the forcing term of the outer iterations' solves (solve_coupled)
 constexpr double kForcing = 0.1;
 
@@ -79,8 +87,10 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
       solution = solvers::solve(assembled_problem(m, ws), options, r);
     } else {
       if (ws.contacts.outer_iterations > 0) defer_assembly(m, ws);
+      const bool on_bodies = newton_on_bodies(m, ws);
+      ws.contacts.body_form = on_bodies ? body_form(m, ws) : solvers::BodyCoupling{};
       const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
-      solution = solvers::solve(ws.contacts.problem, options, r, nullptr, &deferred);
+      solution = solvers::solve(ws.contacts.problem, options, r, on_bodies ? &ws.contacts.body_form : nullptr, &deferred);
     }
     ++ws.contacts.outer_iterations;
     used += std::max(solution.iterations, 1);  // a solve without iterations still spends the budget
@@ -100,13 +110,8 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
     return 0;
   }
   if (m.has_meshes()) return solve_coupled(m, s, ws);
-  const bool on_bodies = m.step.solver.type == solvers::SolverType::Auto &&
-                         solvers::newton_stage_possible(m.step.solver.automatic, 6 * static_cast<Eigen::Index>(m.nb()));
-  if (on_bodies) {
-    ws.contacts.body_form = body_form(m, ws);
-  } else {
-    ws.contacts.body_form = {};
-  }
+  const bool on_bodies = newton_on_bodies(m, ws);
+  ws.contacts.body_form = on_bodies ? body_form(m, ws) : solvers::BodyCoupling{};
   // NLGS sweeps on the contacts' sides; W assembled for the solvers and stages that read it
   const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
   const auto solve = [&](const Eigen::VectorXd& r0) {

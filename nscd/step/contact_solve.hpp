@@ -14,7 +14,11 @@
 /// of FFR bodies, Newton on TL and linear bodies), with W and q relinearised before each. An outer
 /// iteration is a solve by the scene's solver at the current linearisation (the paper: one NLGS
 /// sweep), until the impulses of the last solve satisfy the relinearised problem to the
-/// tolerance; the solves share the solver's budget of iterations.
+/// tolerance; the solves share the solver's budget of iterations. Where every deformable point is
+/// on a modal FFR body, each solve is given the body form of its linearisation (frames and modal
+/// coordinates, contact_problem.hpp body_form) as on a rigid scene, so that `auto`'s Newton stage
+/// runs where its sweeps stall: node to surface, the points of a joint on nearly rigid blocks
+/// make W as degenerate as a rigid wall's (docs/performance.md).
 ///
 /// With penalty contact (penalty_contact.hpp) r follows from each contact's gap and velocity,
 /// without a solver.

@@ -183,5 +183,35 @@ TEST(SolverChoice, AutoOnARigidSceneGetsTheBodyFormAndTheDeferredW) {
   EXPECT_LE((p.W.to_dense() - W).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff());
 }
 
+TEST(SolverChoice, AutoOnModalBodiesGetsTheBodyFormOfTheirFramesAndModes) {
+  // §4.2's three blocks with 12 modes each, node to surface, after a few steps: the body form
+  // adds each modal body's coordinates after the frames, with Â₊ on M's diagonal and T_isᵀ in H,
+  // so that H M⁻¹ Hᵀ is the W that the step assembles point pair by point pair
+  // (ffr_coupling.hpp's mesh_block). The step's last form is that of its last solve, a
+  // linearisation before the last one; both are taken again at the last one here.
+  io::Scene scene = io::read_scene(std::filesystem::path(NSCD_SOURCE_DIR) / "scenes" / "ffr_three_blocks.json");
+  scene.ffr.modes = 12;
+  test::Simulation sim(with_solver(scene, "auto"));
+  for (int n = 0; n < 5; ++n) ASSERT_EQ(sim.advance().status, StepStatus::Ok);
+  StepContacts& contacts = sim.workspace.contacts;
+  ASSERT_GT(contacts.problem.nc(), 0);
+  ASSERT_TRUE(contacts.has_body_form());
+  const Eigen::Index frames = 6 * sim.model.nb();
+  EXPECT_EQ(contacts.body_form.M.rows(), frames + 3 * 12);
+  defer_assembly(sim.model, sim.workspace);
+  const solvers::BodyCoupling form = body_form(sim.model, sim.workspace);
+  const Eigen::MatrixXd M = Eigen::MatrixXd(form.M);
+  const Eigen::MatrixXd H = Eigen::MatrixXd(form.H);
+  const Eigen::MatrixXd W = H * M.inverse() * H.transpose();
+  const Eigen::MatrixXd assembled = assembled_problem(sim.model, sim.workspace).W.to_dense();
+  // round-off of sums over a dozen modes: 1e-12 of the largest entry
+  EXPECT_LE((assembled - W).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff());
+  // the frames alone miss the deformation's share of W (measured: 0.9 of W's largest entry, a
+  // node's compliance through the modes)
+  const Eigen::MatrixXd frames_only =
+      H.leftCols(frames) * M.topLeftCorner(frames, frames).inverse() * H.leftCols(frames).transpose();
+  EXPECT_GT((assembled - frames_only).cwiseAbs().maxCoeff(), 0.1 * W.cwiseAbs().maxCoeff());
+}
+
 }  // namespace
 }  // namespace nscd
