@@ -7,7 +7,8 @@ Writes the scene into --work: the wall with scenes/gen_wall.py (--courses 16 --b
 8 courses of 12 bricks and 8 of 13, 200 blocks), its table shaken from t = 0 (the scene's 0.5 s
 start moved to 0, so that a short run is shaken), or scenes/arch.json (--scene arch); with
 "meshing": {"size": --mesh-size} and CSV output only. Runs
-`nscd run SCENE --threads N --duration T --quiet` once per --runs entry:
+`nscd run SCENE --threads N --duration T --quiet [--solver S]` once per --runs entry (--solver:
+every run's solver instead of the scene's, NLGS at 1e-5 or 1e-4):
 
   rigid      the scene as it is (rigid blocks)
   ffr        --model ffr --modes 0: every block an FFR body on its full tetrahedral mesh
@@ -107,7 +108,8 @@ def run_nscd(args, scene, label, extra):
     out = os.path.join(args.work, f"{args.scene}_{label.replace(':', '_')}")
     start = child_cpu_seconds()
     done = subprocess.run([args.nscd, "run", scene, "--out", out, "--overwrite", "--threads", str(args.threads),
-                           "--duration", str(args.duration), "--quiet", *extra])
+                           "--duration", str(args.duration), "--quiet",
+                           *(["--solver", args.solver] if args.solver else []), *extra])
     cpu = child_cpu_seconds() - start
     if done.returncode != 0:
         print(f"{label}: nscd run exited with code {done.returncode} (see {out})", file=sys.stderr)
@@ -154,6 +156,7 @@ def main():
     parser.add_argument("--mesh-size", type=float, default=1.0, help="meshing.size [m] (default 1)")
     parser.add_argument("--duration", type=float, default=0.01, help="simulated time [s] (default 0.01)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--solver", help="every run's solver (nscd run --solver), instead of the scene's nlgs")
     parser.add_argument("--runs", type=run_spec, nargs="+", default=[run_spec("rigid"), run_spec("ffr:12")],
                         help="rigid, ffr (full mesh), ffr:K (K modes), ffr:K:shape or ffr::shape (contact on the "
                              "faces); default: rigid ffr:12")

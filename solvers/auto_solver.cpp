@@ -20,7 +20,7 @@ bool newton_possible(const FrictionProblem& p, const BodyCoupling* coupling, con
 
 // the price of one of stage 2's factorisations (sparse_delassus.hpp eq. (2)), computed when first
 // asked: of W's pattern on the local form (the whole problem from `whole`), of J's on the body
-// form, that of M + Hᵀ H (velocity_prox.hpp eq. (3))
+// form, that of M + Hᵀ H (velocity_prox.hpp eq. (3)); and of one of its iterations, eq. (6)
 class NewtonPrice {
  public:
   NewtonPrice(const BodyCoupling* coupling, std::function<const FrictionProblem&()> whole)
@@ -33,11 +33,26 @@ class NewtonPrice {
                          : detail::factorization_operations(detail::to_sparse(m_whole().W, 0.0));
     return m_operations;
   }
+  // eq. (6): the factorisation and, on the body form, J's contact terms, 3 k_i² per contact
+  double iteration_operations() {
+    if (m_iteration < 0.0) {
+      m_iteration = operations();
+      if (m_coupling != nullptr) {
+        const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(m_coupling->H);
+        for (Eigen::Index i = 0; i < rows.rows(); i += 3) {
+          const double k = static_cast<double>(rows.outerIndexPtr()[i + 1] - rows.outerIndexPtr()[i]);
+          m_iteration += 3.0 * k * k;
+        }
+      }
+    }
+    return m_iteration;
+  }
 
  private:
   const BodyCoupling* m_coupling;
   std::function<const FrictionProblem&()> m_whole;
   double m_operations = -1.0;
+  double m_iteration = -1.0;
 };
 
 // eq. (4): the multiply-adds of a sweep, on W or on the contacts' sides `bodies`
@@ -90,7 +105,7 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   NewtonPrice price(coupling, whole);
   const double sweep = sweep_operations(p, deferred != nullptr ? deferred->bodies : nullptr);
   if (newton)  // eq. (5)
-    nlgs.stall_patience = [&] { return options.expected_newton_iterations * price.operations() / sweep; };
+    nlgs.stall_patience = [&] { return options.expected_newton_iterations * price.iteration_operations() / sweep; };
   SolverResult best = nlgs_stage(nlgs, r0);
   if (!newton || best.status != SolverStatus::MaxIterations || best.iterations >= options.stopping.max_iterations)
     return best;

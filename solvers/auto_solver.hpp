@@ -14,8 +14,15 @@
 ///      the diagonal); 81 nc on the bodies (nlgs_bodies.hpp: two 3 × 6 and two 6 × 3 blocks and
 ///      W_ii per contact), plus 6 k per side on a modal body of k modes (T_isᵀ z_b and U_is Δr_i,
 ///      contact_bodies.hpp eqs. (5)–(6)); the local solves left out;
-///  (5) patience = expected_newton_iterations · price / sweep  sweeps, price that of one of stage
-///      2's factorisations (below), asked only at such a window,
+///  (5) patience = expected_newton_iterations · price / sweep  sweeps, asked only at such a window,
+///  (6) price = one of stage 2's factorisations (below), plus on the body form the assembly of its
+///      Jacobian, 3 k_i² per contact i whose rows have entries in k_i columns (velocity_prox.hpp
+///      eq. (3)): 12 columns for two rigid bodies, 36 for two bodies of 12 modes. On the arch of 15
+///      voussoirs of 12 modes in contact on their faces (64 contacts) the assembly is about as dear
+///      as the factorisation: priced on the factorisation alone, NLGS handed 10 of its first 20
+///      steps over to Newton stages of 12 to 178 factorisations (3.1 times the time of its sweeps
+///      alone), priced so 7 (1.6 times; with modal bodies the step also gives NLGS the longer
+///      window of the local form, nscd/step/contact_solve.cpp, and then none),
 ///
 ///  and the sweeps go on while the error, falling at the window's rate, reaches the tolerance
 ///  within the patience and the budget (nlgs.hpp stall_patience). On granular flows NLGS falls
