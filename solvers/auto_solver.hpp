@@ -43,17 +43,17 @@
 /// Stage 2 factorises sparse matrices: with the block pattern of W on the local form, of M + Hᵀ H
 /// on the body form (6 unknowns per rigid body or frame, k per body of k modes). Above
 /// max_newton_unknowns unknowns it is not run, and stage 1 is plain NLGS (no progress test): a
-/// packing of thousands of spheres fills the factors in. Below, its price is estimated first (sparse_delassus.hpp eq. (2)); above
-/// max_factorization_operations NLGS goes on instead, up to max_iterations sweeps in all. When
-/// stage 2 stops short of the tolerance, NLGS also goes on from the best r so far for the rest of
-/// its sweeps (stage 3), while it finds a new lowest error every rest_lowest_window sweeps. On 63
-/// of the harder shake's first 100 steps (docs/performance.md; measured before the velocity Newton
-/// kept its heavily damped steps, velocity_prox.hpp) the velocity Newton ended 1.0 to 5.5 times
-/// above 1e-8, and the sweeps from there ran out their 10 000 without coming below its error; on
-/// one step they reached 1e-8 after 8 700, their error flat for the first 500 (512 sweeps without
-/// a new lowest error lost that step, 1 024 keep it). On the committed hard-shake dump, where the
-/// Newton stage ends at 5.6e-5, they bring it down to 1.3e-7, with a new lowest error at least
-/// every 208 sweeps.
+/// packing of thousands of spheres fills the factors in. Below, its price is estimated first
+/// (sparse_delassus.hpp eq. (2)); above max_factorization_operations NLGS goes on instead, up to
+/// max_iterations sweeps in all. When stage 2 stops short of the tolerance, NLGS also goes on from
+/// the best r so far for the rest of its sweeps (stage 3), while it finds a new lowest error every
+/// rest_lowest_window sweeps. On 63 of the harder shake's first 100 steps (docs/performance.md;
+/// measured before the velocity Newton kept its heavily damped steps, velocity_prox.hpp) the
+/// velocity Newton ended 1.0 to 5.5 times above 1e-8, and the sweeps from there ran out their
+/// 10 000 without coming below its error; on one step they reached 1e-8 after 8 700, their error
+/// flat for the first 500 (512 sweeps without a new lowest error lost that step, 1 024 keep it). On the
+/// committed hard-shake dump, where the Newton stage ends at 5.6e-5, they bring it down to 1.3e-7,
+/// with a new lowest error at least every 208 sweeps.
 ///  Stage 4, only on the local form (no body form given), when stage 2 ran and stages 1–3 all
 /// stopped short of the tolerance: PROX from r = 0 with the safeguarded rule of
 /// AutoOptions::prox_restart (prox.hpp), at most max_restart_iterations Newton iterations and at

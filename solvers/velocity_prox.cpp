@@ -130,7 +130,8 @@ class BodyForm {
       for (std::size_t j = 0; j < g.contacts.size(); ++j)
         for (int a = 0; a < 3; ++a)
           for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * g.contacts[j] + a); it; ++it) {
-            const auto col = std::lower_bound(g.cols.begin(), g.cols.end(), static_cast<int>(it.col())) - g.cols.begin();
+            const auto col =
+                std::lower_bound(g.cols.begin(), g.cols.end(), static_cast<int>(it.col())) - g.cols.begin();
             g.rows(3 * static_cast<Eigen::Index>(j) + a, col) = it.value();
           }
       m_max_rows = std::max(m_max_rows, g.rows.rows());

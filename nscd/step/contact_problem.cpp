@@ -319,7 +319,8 @@ solvers::BodyCoupling body_form(const Model& m, const StepWorkspace& ws) {
     if (first_mode[b] < 0) continue;
     const Eigen::VectorXd& inverse = m.ffr_bodies[m.bodies[b].ffr_index].implicit_inverse;
     NSCD_DEMAND(inverse.size() > 0);  // a modal body: a nodal one has no point of sweeps_on_sides
-    for (Eigen::Index j = 0; j < inverse.size(); ++j) entries.emplace_back(first_mode[b] + j, first_mode[b] + j, 1 / inverse[j]);
+    for (Eigen::Index j = 0; j < inverse.size(); ++j)
+      entries.emplace_back(first_mode[b] + j, first_mode[b] + j, 1 / inverse[j]);
   }
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(m.nb()) + n_modal;
   form.M.resize(n, n);

@@ -96,7 +96,8 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
       if (on_bodies && ws.contacts.bodies.n_modal > 0)
         options.automatic.stall_window = options.automatic.local_stall_window;
       const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
-      solution = solvers::solve(ws.contacts.problem, options, r, on_bodies ? &ws.contacts.body_form : nullptr, &deferred);
+      solution =
+          solvers::solve(ws.contacts.problem, options, r, on_bodies ? &ws.contacts.body_form : nullptr, &deferred);
     }
     ++ws.contacts.outer_iterations;
     used += std::max(solution.iterations, 1);  // a solve without iterations still spends the budget
