@@ -111,8 +111,12 @@ int run_command(const RunOptions& o) {
                 static_cast<double>(s.step) / wall, dir.string());
   if (diagnostics.non_converged > 0)
     logger().warn("{} of the {} steps stopped short of solver.tolerance = {:g} (history.csv: solver_error of each "
-                  "step)",
-                  diagnostics.non_converged, s.step, m.step.solver.stopping().tolerance);
+                  "step){}",
+                  diagnostics.non_converged, s.step, m.step.solver.stopping().tolerance,
+                  m.step.solver.type == solvers::SolverType::Nlgs
+                      ? "; the solver auto (--solver auto, the default) hands over to a Newton method where NLGS "
+                        "stalls"
+                      : "");
   logger().info("wall time per stage: free motion {:.3g} s, detection {:.3g} s, assembly {:.3g} s, solve {:.3g} s, "
                 "update {:.3g} s, output {:.3g} s",
                 ws.timings.free_motion, ws.timings.detection, ws.timings.assembly, ws.timings.solve,

@@ -637,6 +637,15 @@ TEST(Cli, RunCountsTheStepsThatStoppedShort) {
   EXPECT_NE(r.output.find(std::to_string(short_steps) + " of the 50 steps stopped short of solver.tolerance = 1e-12"),
             std::string::npos)
       << r.output;
+  // with NLGS, the scene's solver, the end of the run points to auto, which hands over where NLGS
+  // stalls; with auto it does not
+  const std::string hint = "the solver auto (--solver auto, the default) hands over to a Newton method";
+  EXPECT_NE(r.output.find(hint), std::string::npos) << r.output;
+  const Result automatic =
+      run_nscd("run " + (dir / "scene.json").string() + " --solver auto --overwrite --out " + (dir / "out").string());
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
+  EXPECT_NE(automatic.output.find("steps stopped short of solver.tolerance"), std::string::npos) << automatic.output;
+  EXPECT_EQ(automatic.output.find(hint), std::string::npos) << automatic.output;
 }
 
 // the box scene written in millimetres (sizes and positions in mm, density in kg/mm³, g in mm/s²)
