@@ -58,8 +58,10 @@ class BodyForm {
   VectorXd generalized(const VectorXd& r) const { return m_Ht * r; }
   // M⁻¹ x
   VectorXd mass_solve(const VectorXd& x) const { return m_mass.solve(x); }
+  // Δv = M⁻¹ Hᵀ r, eq. (1)
+  VectorXd velocity_change(const VectorXd& r) const { return mass_solve(generalized(r)); }
   // W r + q = H M⁻¹ Hᵀ r + q
-  VectorXd velocities_of(const VectorXd& r) const { return velocities(mass_solve(generalized(r))); }
+  VectorXd velocities_of(const VectorXd& r) const { return velocities(velocity_change(r)); }
 
   void evaluate(const VectorXd& anchor, const VectorXd& rho, const VectorXd& dv, Evaluation& ev) const {
     const VectorXd u = velocities(dv);
@@ -112,16 +114,17 @@ class BodyForm {
   // each contact's columns, then the groups in the order of their first contact
   void group_contacts() {
     const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(m_c.H);
-    std::vector<std::vector<int>> cols(static_cast<std::size_t>(m_p.nc()));
     std::map<std::vector<int>, std::size_t> group_of;
+    std::vector<int> cols;
     for (int i = 0; i < m_p.nc(); ++i) {
+      cols.clear();
       for (int a = 0; a < 3; ++a)
         for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows, 3 * i + a); it; ++it)
-          cols[i].push_back(static_cast<int>(it.col()));
-      std::sort(cols[i].begin(), cols[i].end());
-      cols[i].erase(std::unique(cols[i].begin(), cols[i].end()), cols[i].end());
-      const auto [at, added] = group_of.try_emplace(cols[i], m_groups.size());
-      if (added) m_groups.push_back({cols[i], {}, {}, {}});
+          cols.push_back(static_cast<int>(it.col()));
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      const auto [at, added] = group_of.try_emplace(cols, m_groups.size());
+      if (added) m_groups.push_back({cols, {}, {}, {}});
       m_groups[at->second].contacts.push_back(i);
     }
     for (ColumnGroup& g : m_groups) {
@@ -190,7 +193,7 @@ class ProximalNewton {
  public:
   ProximalNewton(const BodyForm& form, VectorXd rho, const VectorXd& r0, double reduction)
       : m_form(form), m_rho(std::move(rho)), m_rho_max(kStiffest * m_rho), m_anchor(r0),
-        m_dv(form.mass_solve(form.generalized(r0))), m_reduction(reduction) {
+        m_dv(form.velocity_change(r0)), m_reduction(reduction) {
     m_form.evaluate(m_anchor, m_rho, m_dv, m_ev);
     m_psi_start = m_ev.psi;
   }
@@ -214,7 +217,7 @@ class ProximalNewton {
   void next_anchor() { new_anchor(m_inner <= 2 ? 1.0 / kSoften : 1.0); }
   // a new proximal step from r (and Δv = M⁻¹ Hᵀ r), ρ scaled by `factor`
   void restart(const VectorXd& r, double factor) {
-    m_dv = m_form.mass_solve(m_form.generalized(r));
+    m_dv = m_form.velocity_change(r);
     m_ev.r = r;
     new_anchor(factor);
   }
