@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <utility>
+#include <vector>
 
 namespace nscd::solvers {
 namespace {
@@ -37,10 +38,13 @@ class NewtonPrice {
   double iteration_operations() {
     if (m_iteration < 0.0) {
       m_iteration = operations();
-      if (m_coupling != nullptr) {
-        const Eigen::SparseMatrix<double, Eigen::RowMajor> rows(m_coupling->H);
-        for (Eigen::Index i = 0; i < rows.rows(); i += 3) {
-          const double k = static_cast<double>(rows.outerIndexPtr()[i + 1] - rows.outerIndexPtr()[i]);
+      if (m_coupling != nullptr) {  // k_i: the entries of contact i's first row of H
+        const Eigen::SparseMatrix<double>& H = m_coupling->H;
+        std::vector<int> row_entries(static_cast<std::size_t>(H.rows()), 0);
+        for (Eigen::Index j = 0; j < H.outerSize(); ++j)
+          for (Eigen::SparseMatrix<double>::InnerIterator it(H, j); it; ++it) ++row_entries[it.row()];
+        for (Eigen::Index i = 0; i < H.rows(); i += 3) {
+          const double k = row_entries[static_cast<std::size_t>(i)];
           m_iteration += 3.0 * k * k;
         }
       }
