@@ -269,9 +269,13 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   SolverResult result;
   result.stage = SolverType::VelocityProx;
   const BodyForm form(p, c);
-  if (detail::start(p, r0, "velocity prox", result, detail::BlockCheck::Diagonal)) {
-    result.u = form.velocities_of(result.r);  // give_up's u read W's diagonal blocks alone
+  // u = W r + q of result.r and its error, W r as H M⁻¹ Hᵀ r (W may hold its diagonal blocks alone)
+  const auto measure = [&] {
+    result.u = form.velocities_of(result.r);
     result.error = error_measure(p, result.r, result.u);
+  };
+  if (detail::start(p, r0, "velocity prox", result, detail::BlockCheck::Diagonal)) {
+    measure();  // give_up's u read W's diagonal blocks alone
     return result;
   }
   const int nc = p.nc();
@@ -282,7 +286,8 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
   }
   NSCD_THROW_UNLESS(form.mass_factorized(), "velocity PROX: M is not symmetric positive definite");
   ProximalNewton newton(form, std::move(rho), result.r, options.inner_reduction);
-  double best_error = error_measure(p, result.r, form.velocities_of(result.r));
+  measure();
+  double best_error = result.error;
   double step_start_error = best_error;  // the lowest error when the proximal step started
   while (best_error > options.stopping.tolerance && result.iterations < options.stopping.max_iterations) {
     ++result.iterations;
@@ -309,8 +314,7 @@ SolverResult solve_velocity_prox(const FrictionProblem& p, const BodyCoupling& c
     // best r so far (a heavily damped step that did descend is kept: docs/performance.md)
     if (t == 0.0) newton.restart(result.r, kSoften);
   }
-  result.u = form.velocities_of(result.r);
-  result.error = error_measure(p, result.r, result.u);
+  measure();
   detail::conclude(p.nc(), options.stopping.tolerance, "velocity prox", result);
   return result;
 }

@@ -26,12 +26,15 @@ solvers::DeferredDelassus deferred_delassus(const Model& m, StepWorkspace& ws) {
   return {&ws.contacts.bodies, [&m, &ws]() -> const solvers::FrictionProblem& { return assembled_problem(m, ws); }};
 }
 
-// whether the step's solver is auto and runs its Newton stage on the body form (body_form of
-// contact_problem.hpp: rigid scenes and modal FFR bodies), within its size limit
-bool newton_on_bodies(const Model& m, const StepWorkspace& ws) {
-  return m.step.solver.type == solvers::SolverType::Auto && sweeps_on_sides(ws) &&
-         solvers::newton_stage_possible(m.step.solver.automatic,
-                                        6 * static_cast<Eigen::Index>(m.nb()) + ws.contacts.bodies.n_modal);
+// ws.contacts.body_form (body_form of contact_problem.hpp: rigid scenes and modal FFR bodies) if
+// the step's solver is auto and runs its Newton stage on it, within its size limit, else empty;
+// whether it is set
+bool set_body_form(const Model& m, StepWorkspace& ws) {
+  const Eigen::Index unknowns = 6 * static_cast<Eigen::Index>(m.nb()) + ws.contacts.bodies.n_modal;
+  const bool on_bodies = m.step.solver.type == solvers::SolverType::Auto && sweeps_on_sides(ws) &&
+                         solvers::newton_stage_possible(m.step.solver.automatic, unknowns);
+  ws.contacts.body_form = on_bodies ? body_form(m, ws) : solvers::BodyCoupling{};
+  return on_bodies;
 }
 
 // the forcing term of the outer iterations' solves (solve_coupled)
@@ -87,8 +90,7 @@ int solve_coupled(const Model& m, const State& s, StepWorkspace& ws) {
       solution = solvers::solve(assembled_problem(m, ws), options, r);
     } else {
       if (ws.contacts.outer_iterations > 0) defer_assembly(m, ws);
-      const bool on_bodies = newton_on_bodies(m, ws);
-      ws.contacts.body_form = on_bodies ? body_form(m, ws) : solvers::BodyCoupling{};
+      const bool on_bodies = set_body_form(m, ws);
       // a Newton iteration on modal bodies sums J's terms over 36 columns per contact and more, where
       // two rigid bodies have 12: NLGS keeps the window of the local form before it hands over (on
       // the 12-mode arch on its faces, with the rigid window it handed 7 of 20 steps over to
@@ -117,8 +119,7 @@ int solve_contacts(const Model& m, const State& s, StepWorkspace& ws) {
     return 0;
   }
   if (m.has_meshes()) return solve_coupled(m, s, ws);
-  const bool on_bodies = newton_on_bodies(m, ws);
-  ws.contacts.body_form = on_bodies ? body_form(m, ws) : solvers::BodyCoupling{};
+  const bool on_bodies = set_body_form(m, ws);
   // NLGS sweeps on the contacts' sides; W assembled for the solvers and stages that read it
   const solvers::DeferredDelassus deferred = deferred_delassus(m, ws);
   const auto solve = [&](const Eigen::VectorXd& r0) {
