@@ -51,6 +51,7 @@ int budget(const sv::SolverOptions& o) {
       return 200;
     case sv::SolverType::Prox:
     case sv::SolverType::VelocityProx:
+    case sv::SolverType::InteriorPoint:
     case sv::SolverType::ProxRestart:
       return 500;
     case sv::SolverType::Ccp:

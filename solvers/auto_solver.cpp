@@ -120,9 +120,19 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   const bool affordable = price.operations() <= options.max_factorization_operations;
   if (coupling != nullptr) {
     if (affordable) {
+      // where every contact has friction, the interior point method first; the velocity Newton
+      // then starts from its r if that is well below NLGS's error, else from NLGS's
+      Eigen::VectorXd start = best.r;
+      if (p.mu.minCoeff() > 0.0) {
+        InteriorPointOptions ipm = options.interior_point;
+        ipm.stopping.tolerance = options.stopping.tolerance;
+        SolverResult centred = solve_interior_point(p, *coupling, ipm);
+        if (centred.error <= options.centre_start_factor * best.error) start = centred.r;
+        if (keep_better(best, std::move(centred), sweeps)) return best;
+      }
       VelocityProxOptions vprox = options.velocity_prox;
       vprox.stopping = {options.stopping.tolerance, options.max_newton_iterations};
-      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, best.r), sweeps)) return best;
+      if (keep_better(best, solve_velocity_prox(p, *coupling, vprox, start), sweeps)) return best;
     }
   } else if (affordable) {
     ProxOptions prox = options.prox;

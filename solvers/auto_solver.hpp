@@ -78,6 +78,7 @@
 #include "solvers/body_coupling.hpp"
 #include "solvers/friction_problem.hpp"
 #include "solvers/contact_bodies.hpp"
+#include "solvers/interior_point.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/prox.hpp"
 #include "solvers/solver_result.hpp"
@@ -106,6 +107,9 @@ struct AutoOptions {
   int rest_lowest_window = 1024;  // stage 3 stops after this many sweeps without a new lowest error
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
+  InteriorPointOptions interior_point;  // stage 2's first part on the body form (its tolerance set from the above)
+  double centre_start_factor = 0.1;  // the velocity Newton starts from the interior point's r if its error is
+                                     // below this × NLGS's (docs/performance.md), else from NLGS's r
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)
   int max_restart_iterations = 5000;  // stage 4 budget (Newton iterations): RockPile_tob1 takes 2 217
   double restart_cost_ratio = 4.0;    // and its factorisations at most this × the operations of stages

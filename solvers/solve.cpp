@@ -21,6 +21,9 @@ SolverResult solve(const FrictionProblem& p, const SolverOptions& options, const
     case SolverType::VelocityProx:
       NSCD_THROW_UNLESS(coupling != nullptr, "the velocity PROX solver needs the bodies of the problem");
       return solve_velocity_prox(whole, *coupling, options.velocity_prox, r0);
+    case SolverType::InteriorPoint:
+      NSCD_THROW_UNLESS(coupling != nullptr, "the interior point solver needs the bodies of the problem");
+      return solve_interior_point(p, *coupling, options.interior_point);
     case SolverType::Nsn:
       return solve_nsn(whole, options.nsn, r0);
     case SolverType::Prox:
@@ -54,6 +57,8 @@ const Stopping& SolverOptions::stopping() const {
       return prox.stopping;
     case SolverType::VelocityProx:
       return velocity_prox.stopping;
+    case SolverType::InteriorPoint:
+      return interior_point.stopping;
     case SolverType::ProxRestart:
       return automatic.stopping;
     case SolverType::Ccp:

@@ -17,6 +17,7 @@
 #include "solvers/auto_solver.hpp"
 #include "solvers/ccp_solver.hpp"
 #include "solvers/friction_problem.hpp"
+#include "solvers/interior_point.hpp"
 #include "solvers/lcp_solver.hpp"
 #include "solvers/nlgs.hpp"
 #include "solvers/nsn.hpp"
@@ -40,6 +41,7 @@ struct SolverOptions {
   NsnOptions nsn;
   ProxOptions prox;
   VelocityProxOptions velocity_prox;
+  InteriorPointOptions interior_point;
   CcpOptions ccp;
   LcpOptions lcp;
 

@@ -26,6 +26,8 @@ std::string_view to_string(SolverType type) {
       return "prox";
     case SolverType::VelocityProx:
       return "vprox";
+    case SolverType::InteriorPoint:
+      return "ipm";
     case SolverType::ProxRestart:
       return "prox-restart";
     case SolverType::Ccp:

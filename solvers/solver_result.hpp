@@ -17,11 +17,12 @@ enum class SolverStatus { Converged, MaxIterations, NonFinite };
 /// Name for logs and output files: "converged", "max_iterations", "non_finite".
 std::string_view to_string(SolverStatus status);
 
-/// The solvers of the family; Auto is the policy of auto_solver.hpp, VelocityProx (velocity_prox.hpp)
-/// and ProxRestart (PROX from r = 0 by the rule of auto_solver.hpp's stage 4) two of its stages.
-enum class SolverType { Auto, Nlgs, Nsn, Prox, VelocityProx, ProxRestart, Ccp, Lcp };
+/// The solvers of the family; Auto is the policy of auto_solver.hpp, VelocityProx (velocity_prox.hpp),
+/// InteriorPoint (interior_point.hpp) and ProxRestart (PROX from r = 0 by the rule of
+/// auto_solver.hpp's stage 4) three of its stages.
+enum class SolverType { Auto, Nlgs, Nsn, Prox, VelocityProx, InteriorPoint, ProxRestart, Ccp, Lcp };
 
-/// "auto", "nlgs", "nsn", "prox", "vprox", "prox-restart", "ccp", "lcp".
+/// "auto", "nlgs", "nsn", "prox", "vprox", "ipm", "prox-restart", "ccp", "lcp".
 std::string_view to_string(SolverType type);
 
 /// What every solver returns.

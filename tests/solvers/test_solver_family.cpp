@@ -54,6 +54,7 @@ int budget(const SolverOptions& o, bool tight) {
       return tight ? 100 : 60;
     case SolverType::Prox:
     case SolverType::VelocityProx:
+    case SolverType::InteriorPoint:
     case SolverType::ProxRestart:
       return tight ? 200 : 100;
     case SolverType::Ccp:
