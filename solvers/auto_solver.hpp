@@ -39,6 +39,15 @@
 ///  Newton's Jacobian regular there, and Newton converges superlinearly near the solution
 ///  [Acary, Brémond & Huber 2018, §5], in the spirit of the hybrid Gauss–Seidel/Newton of
 ///  [Bertails-Descoubes, Cadoux, Daviet & Acary 2011].
+///  On the body form, where every μ_i > 0, stage 2 first runs the interior point method of
+///  interior_point.hpp (its own budget, AutoOptions::interior_point), which converges to the
+///  centre of the impulses of redundant contacts instead of drifting along them: alone it solves
+///  the resting and shaken walls' dumps (about ten iterations), and where its fixed point on the
+///  shift stalls the velocity Newton starts from its r if that error is below centre_start_factor
+///  times NLGS's. On the harder shake's dump (velocity measure) NLGS hands over at 3.7e-3 and the
+///  interior point ends at 1.2e-5: from there the velocity Newton converges (303 iterations in
+///  all), from NLGS's r it did not (4e-5 after its 200). On Siconos's spheres in a box the two
+///  starts are 1.1e-4 and 1.5e-4, and only NLGS's converges (docs/performance.md).
 ///
 /// Stage 2 factorises sparse matrices: with the block pattern of W on the local form, of M + Hᵀ H
 /// on the body form (6 unknowns per rigid body or frame, k per body of k modes). Above
@@ -68,7 +77,8 @@
 /// the error from 1.2e-7 to 4.6e-8 only, in 5 000 iterations and 390 s (on a loaded machine).
 /// Its result is kept if its error is lower.
 /// The result is the r of lowest error of the stages run; SolverResult::stage says whose it is,
-/// iterations counts the sweeps plus the Newton iterations, factorizations the LU factorisations.
+/// iterations counts the sweeps plus the Newton and interior point iterations, factorizations the
+/// sparse factorisations.
 ///
 /// References: [Acary, Brémond, Huber 2018] On solving contact problems with Coulomb friction:
 ///             formulations and numerical comparisons, Advanced Topics in Nonsmooth Dynamics;

@@ -88,15 +88,19 @@ Scaling nesterov_todd(const Vector3d& x, const Vector3d& z) {
   return s;
 }
 
+// w_i of eq. (2), 1 for a contact whose W_ii vanishes
+double contact_scale(const FrictionProblem& p, int i) {
+  const double w = p.W.diag(i).trace() / 3.0;
+  return w > 0.0 ? w : 1.0;
+}
+
 // the change of variables of eq. (2): x_i = scale_i ∘ r_i, scale_i = √w_i (μ_i, 1, 1), and
 // z_i = y_i / scale_i
 class ConeVariables {
  public:
   explicit ConeVariables(const FrictionProblem& p) : m_scale(3 * static_cast<Eigen::Index>(p.nc())) {
-    for (int i = 0; i < p.nc(); ++i) {
-      const double root_w = std::sqrt(p.W.diag(i).trace() / 3.0);
-      m_scale.segment<3>(3 * i) = root_w * Vector3d(p.mu(i), 1.0, 1.0);
-    }
+    for (int i = 0; i < p.nc(); ++i)
+      m_scale.segment<3>(3 * i) = std::sqrt(contact_scale(p, i)) * Vector3d(p.mu(i), 1.0, 1.0);
   }
   VectorXd impulses(const VectorXd& x) const { return x.cwiseQuotient(m_scale); }
   VectorXd dual(const VectorXd& y) const { return y.cwiseQuotient(m_scale); }
@@ -131,7 +135,7 @@ class InteriorPoint {
     const double level = p.q.norm() / std::sqrt(static_cast<double>(m_nc));
     m_start.resize(3 * static_cast<Eigen::Index>(m_nc));
     for (int i = 0; i < m_nc; ++i) {
-      const double t = (level > 0.0 ? level : 1.0) / std::sqrt(p.W.diag(i).trace() / 3.0);
+      const double t = (level > 0.0 ? level : 1.0) / std::sqrt(contact_scale(p, i));
       m_start.segment<3>(3 * i) = Vector3d(t, 0.0, 0.0);
     }
   }
@@ -258,6 +262,7 @@ SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& 
                     "complementarity > 0, feasibility > 0 and max_solve_iterations ≥ 1");
   SolverResult result;
   result.stage = SolverType::InteriorPoint;
+  if (p.nc() == 0) return result;  // nothing to solve: converged after no iteration
   const detail::BodyNewtonMatrix form(p, c);
   if (detail::start(p, Eigen::VectorXd(), "interior point", result, detail::BlockCheck::Diagonal)) {
     result.u = form.velocities_of(result.r);

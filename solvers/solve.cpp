@@ -77,7 +77,7 @@ std::optional<NlgsOptions> nlgs_sweeps(const SolverOptions& options) {
 
 const std::vector<SolverVariant>& solver_variants() {
   static const std::vector<SolverVariant> variants{
-      {"auto", "nonlinear Gauss-Seidel while it progresses, then proximal Newton from its result"},
+      {"auto", "nonlinear Gauss-Seidel while it progresses, then interior point and proximal Newton"},
       {"nlgs", "nonlinear Gauss-Seidel, Alart-Curnier local solver (= nlgs-ac)"},
       {"nlgs-ac", "nonlinear Gauss-Seidel, Alart-Curnier local Newton"},
       {"nlgs-jm", "nonlinear Gauss-Seidel, Jean-Moreau local Newton"},
