@@ -154,8 +154,9 @@ class InteriorPoint {
       const VectorXd r_d = c.M * out.dv - m_cones.g_transpose(m_form, out.x);
       const VectorXd r_p = z - m_cones.g(c, out.dv) - z0;
       const double tau = out.x.dot(z) / m_nc;
+      const double load = m_cones.g_transpose(m_form, out.x).norm();  // ‖Gᵀx‖
       const bool feasible = r_p.norm() <= m_options.feasibility * (1.0 + z0.norm()) &&
-                            r_d.norm() <= m_options.feasibility * (1.0 + m_form.generalized(m_cones.impulses(out.x)).norm());
+                            r_d.norm() <= m_options.feasibility * (1.0 + load);
       if (!std::isfinite(tau) || (feasible && tau <= m_options.complementarity * tau0)) break;
       ++out.iterations;
       if (!factorize(out.x, z)) break;
@@ -165,7 +166,7 @@ class InteriorPoint {
         const Vector3d& l = m_scalings[static_cast<std::size_t>(i)].lambda;
         xi.segment<3>(3 * i) = jordan_solve(l, -jordan_product(l, l));
       }
-      Direction affine = direction(xi, r_d, r_p);
+      const Direction affine = direction(xi, r_d, r_p);
       const double alpha_affine = std::min(1.0, largest_step(out.x, z, affine));
       const double tau_affine = (out.x + alpha_affine * affine.dx).dot(z + alpha_affine * affine.dz) / m_nc;
       const double sigma = std::pow(std::clamp(tau_affine / tau, 0.0, 1.0), 3);
@@ -249,7 +250,8 @@ class InteriorPoint {
 
 }  // namespace
 
-SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& c, const InteriorPointOptions& options) {
+SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& c,
+                                  const InteriorPointOptions& options) {
   detail::check_problem(p, "interior point");
   detail::check_coupling(p, c, "interior point");
   NSCD_THROW_UNLESS(p.nc() == 0 || p.mu.minCoeff() > 0.0,

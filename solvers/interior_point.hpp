@@ -13,9 +13,10 @@
 /// and Gauss–Seidel iterations drift along it (docs/performance.md). For s_i = μ_i ‖u_T,i‖, (1) is
 /// the Signorini–Coulomb problem itself [De Saxcé & Feng 1991].
 ///
-/// In the variables x_i = √w_i D_i r_i and z_i = D_i⁻¹ y_i / √w_i, with D_i = diag(μ_i, 1, 1) and
-/// w_i = tr(W_ii)/3 (1 where it vanishes; x and z are then both velocities over √w), both cones become the
-/// second-order cone L = {‖t_T‖ ≤ t_n}, x_iᵀ z_i = r_iᵀ y_i, and with G_i = D_i⁻¹ H_i / √w_i
+/// In the variables x_i = √w_i D_i r_i and z_i = D_i⁻¹ y_i / √w_i, with D_i = diag(μ_i, 1, 1)
+/// and w_i = tr(W_ii)/3 (1 where it vanishes; x and z are then both velocities over √w), both
+/// cones become the second-order cone L = {‖t_T‖ ≤ t_n}, x_iᵀ z_i = r_iᵀ y_i, and with
+/// G_i = D_i⁻¹ H_i / √w_i
 ///
 ///  (2) M Δv = Gᵀ x,   z = G Δv + z₀ (z₀,i = D_i⁻¹ (q_i + s_i e_n) / √w_i),   L ∋ x_i ⊥ z_i ∈ L.
 ///
