@@ -120,9 +120,10 @@ class ConeVariables {
   VectorXd m_scale;
 };
 
-// one solve of eq. (2) for z₀, from the start of the file comment; x and dv its end
+// one solve of eq. (2) for z₀, from the start of the file comment: where it ends, Δv and
+// r = x / scale
 struct ConeSolve {
-  VectorXd dv, x;
+  VectorXd dv, r;
   int iterations = 0;
 };
 
@@ -147,19 +148,19 @@ class InteriorPoint {
     VectorXd shifted = p.q;
     for (int i = 0; i < m_nc; ++i) shifted(3 * i) += s(i);
     const VectorXd z0 = m_cones.dual(shifted);
-    ConeSolve out{VectorXd::Zero(c.M.rows()), m_start, 0};
-    VectorXd z = m_start;
-    const double tau0 = out.x.dot(z) / m_nc;
+    ConeSolve out{VectorXd::Zero(c.M.rows()), VectorXd(), 0};
+    VectorXd x = m_start, z = m_start;
+    const double tau0 = x.dot(z) / m_nc;
     while (out.iterations < max_iterations) {
-      const VectorXd r_d = c.M * out.dv - m_cones.g_transpose(m_form, out.x);
+      const VectorXd load = m_cones.g_transpose(m_form, x);  // Gᵀx
+      const VectorXd r_d = c.M * out.dv - load;
       const VectorXd r_p = z - m_cones.g(c, out.dv) - z0;
-      const double tau = out.x.dot(z) / m_nc;
-      const double load = m_cones.g_transpose(m_form, out.x).norm();  // ‖Gᵀx‖
+      const double tau = x.dot(z) / m_nc;
       const bool feasible = r_p.norm() <= m_options.feasibility * (1.0 + z0.norm()) &&
-                            r_d.norm() <= m_options.feasibility * (1.0 + load);
+                            r_d.norm() <= m_options.feasibility * (1.0 + load.norm());
       if (!std::isfinite(tau) || (feasible && tau <= m_options.complementarity * tau0)) break;
       ++out.iterations;
-      if (!factorize(out.x, z)) break;
+      if (!factorize(x, z)) break;
       // the affine step (ξ̂ = −λ∘λ), then Mehrotra's corrector, eq. (5)
       VectorXd xi(3 * static_cast<Eigen::Index>(m_nc));
       for (int i = 0; i < m_nc; ++i) {
@@ -167,8 +168,8 @@ class InteriorPoint {
         xi.segment<3>(3 * i) = jordan_solve(l, -jordan_product(l, l));
       }
       const Direction affine = direction(xi, r_d, r_p);
-      const double alpha_affine = std::min(1.0, largest_step(out.x, z, affine));
-      const double tau_affine = (out.x + alpha_affine * affine.dx).dot(z + alpha_affine * affine.dz) / m_nc;
+      const double alpha_affine = std::min(1.0, largest_step(x, z, affine));
+      const double tau_affine = (x + alpha_affine * affine.dx).dot(z + alpha_affine * affine.dz) / m_nc;
       const double sigma = std::pow(std::clamp(tau_affine / tau, 0.0, 1.0), 3);
       for (int i = 0; i < m_nc; ++i) {
         const Scaling& sc = m_scalings[static_cast<std::size_t>(i)];
@@ -178,12 +179,13 @@ class InteriorPoint {
                                         jordan_product(a, b));
       }
       const Direction step = direction(xi, r_d, r_p);
-      const double alpha = std::min(1.0, kToBoundary * largest_step(out.x, z, step));
+      const double alpha = std::min(1.0, kToBoundary * largest_step(x, z, step));
       if (!(alpha >= kShortestStep) || !step.dv.allFinite()) break;
       out.dv += alpha * step.dv;
-      out.x += alpha * step.dx;
+      x += alpha * step.dx;
       z += alpha * step.dz;
     }
+    out.r = m_cones.impulses(x);
     return out;
   }
 
@@ -275,7 +277,6 @@ SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& 
   result.u = form.velocities_of(result.r);
   result.error = error_measure(p, result.r, result.u);
   InteriorPoint method(form, options);
-  const ConeVariables cones(p);
   VectorXd s = VectorXd::Zero(p.nc());
   double previous = std::numeric_limits<double>::infinity();
   for (int k = 0; k < options.max_solves && result.error > options.stopping.tolerance; ++k) {
@@ -284,7 +285,7 @@ SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& 
     const ConeSolve solved = method.solve(s, std::min(left, options.max_solve_iterations));
     result.iterations += solved.iterations;
     result.factorizations += solved.iterations;
-    const VectorXd r = cones.impulses(solved.x);
+    const VectorXd& r = solved.r;
     const VectorXd u = form.velocities_of(r);
     const double error = error_measure(p, r, u);
     nscd::logger().trace("interior point: solve {} ({} iterations), error {:.3e}", k, solved.iterations, error);
