@@ -48,13 +48,16 @@ inline FrictionProblem local_form(const BodyCoupling& c, const Eigen::VectorXd& 
 struct BoxOnGround {
   BodyCoupling c;
   FrictionProblem p;
-  double mass = 0;
+  double mass = 0, push = 0, g_h = 0, mu = 0;
 };
 
 inline BoxOnGround box_on_ground(double push, double g_h, double mu) {
   const double a = 1.0, b = 0.5, h = 0.5, mass = 8 * a * b * h;
   BoxOnGround box;
   box.mass = mass;
+  box.push = push;
+  box.g_h = g_h;
+  box.mu = mu;
   Matrix66 M = Matrix66::Zero();
   M.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
   M.bottomRightCorner<3, 3>() = (mass / 3.0) * Eigen::Vector3d(b * b + h * h, a * a + h * h, a * a + b * b).asDiagonal();
@@ -85,6 +88,21 @@ inline Eigen::Vector3d resultant(const Eigen::VectorXd& r) {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   for (int i = 0; i < 4; ++i) sum += r.segment<3>(3 * i);
   return sum;
+}
+
+// the box's resultant in closed form: pushed below the friction limit (push < μ g h) it stops,
+// Σ r = m (g h, −push, 0); beyond it, it slides along x, Σ r = m g h (1, −μ, 0) (Coulomb's law on
+// a flat face)
+inline Eigen::Vector3d analytic_resultant(const BoxOnGround& box) {
+  if (box.push < box.mu * box.g_h) return box.mass * Eigen::Vector3d(box.g_h, -box.push, 0.0);
+  return box.mass * box.g_h * Eigen::Vector3d(1.0, -box.mu, 0.0);
+}
+
+// ‖Σ r − analytic_resultant‖ relative to the latter: a solver's error 1e-10 relative to
+// ‖r‖ ≈ m g h bounds it, and the tests allow 1e-9 for the sum over four corners
+inline double resultant_error(const BoxOnGround& box, const Eigen::VectorXd& r) {
+  const Eigen::Vector3d expected = analytic_resultant(box);
+  return (resultant(r) - expected).norm() / expected.norm();
 }
 
 }  // namespace nscd::solvers::test_box
