@@ -123,7 +123,7 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
       // where every contact has friction, the interior point method first; the velocity Newton
       // then starts from its r if that is well below NLGS's error, else from NLGS's
       Eigen::VectorXd start = best.r;
-      if (p.mu.minCoeff() > 0.0) {
+      if (interior_point_applies(p)) {
         InteriorPointOptions ipm = options.interior_point;
         ipm.stopping.tolerance = options.stopping.tolerance;
         SolverResult centred = solve_interior_point(p, *coupling, ipm);

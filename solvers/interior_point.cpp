@@ -252,11 +252,15 @@ class InteriorPoint {
 
 }  // namespace
 
+bool interior_point_applies(const FrictionProblem& p) {
+  return p.nc() == 0 || p.mu.minCoeff() > 0.0;
+}
+
 SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& c,
                                   const InteriorPointOptions& options) {
   detail::check_problem(p, "interior point");
   detail::check_coupling(p, c, "interior point");
-  NSCD_THROW_UNLESS(p.nc() == 0 || p.mu.minCoeff() > 0.0,
+  NSCD_THROW_UNLESS(interior_point_applies(p),
                     "interior point: every friction coefficient must be > 0 (the smallest is {})",
                     p.nc() == 0 ? 0.0 : p.mu.minCoeff());
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0 && options.max_solves >= 1 && options.shift_progress > 0.0 &&

@@ -80,6 +80,9 @@ struct InteriorPointOptions {
   int max_solve_iterations = 60;   // per solve
 };
 
+/// Whether p's contacts all have friction (μ_i > 0), which solve_interior_point needs.
+bool interior_point_applies(const FrictionProblem& p);
+
 /// Solves p, whose body form is c, by eqs. (1)–(6) from the start above (no warm start: an
 /// interior point method starts inside the cones). Of p's W only the diagonal blocks are read.
 /// Status MaxIterations when the tolerance is not reached.
