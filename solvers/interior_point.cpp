@@ -24,6 +24,12 @@ using Eigen::VectorXd;
 constexpr double kToBoundary = 0.99;
 // a step shorter than this ends a solve: the iterates no longer move
 constexpr double kShortestStep = 1e-10;
+// eq. (7): a solve's restart point is at least this many iterations into it, past the first steps
+// toward its own shift's residuals, and no deeper than this fraction of restart_level (a point
+// nearer the cones' boundary leaves the next solve short steps: the sliding box of the tests then
+// stalls at 3e-8)
+constexpr int kRestartAfter = 2;
+constexpr double kRestartBand = 1e-2;
 
 const Matrix3d kJ = Vector3d(1.0, -1.0, -1.0).asDiagonal();
 
@@ -141,7 +147,8 @@ class InteriorPoint {
     }
   }
 
-  // eqs. (2)–(5) for the shift s, at most max_iterations iterations
+  // eqs. (2)–(5) for the shift s, at most max_iterations iterations, from the start of the file
+  // comment on the first call and from the restart point of eq. (7) after it
   ConeSolve solve(const VectorXd& s, int max_iterations) {
     const FrictionProblem& p = m_form.problem();
     const BodyCoupling& c = m_form.coupling();
@@ -151,11 +158,22 @@ class InteriorPoint {
     ConeSolve out{VectorXd::Zero(c.M.rows()), VectorXd(), 0};
     VectorXd x = m_start, z = m_start;
     const double tau0 = x.dot(z) / m_nc;
+    if (m_restart.x.size() > 0) {
+      x = m_restart.x;
+      z = m_restart.z;
+      out.dv = m_restart.dv;
+    }
+    bool restart_kept = m_options.restart_level == 0.0;
     while (out.iterations < max_iterations) {
       const VectorXd load = m_cones.g_transpose(m_form, x);  // Gᵀx
       const VectorXd r_d = c.M * out.dv - load;
       const VectorXd r_p = z - m_cones.g(c, out.dv) - z0;
       const double tau = x.dot(z) / m_nc;
+      if (!restart_kept && out.iterations >= kRestartAfter && tau <= m_options.restart_level * tau0 &&
+          tau >= kRestartBand * m_options.restart_level * tau0) {
+        m_restart = {x, z, out.dv};
+        restart_kept = true;
+      }
       const bool feasible = r_p.norm() <= m_options.feasibility * (1.0 + z0.norm()) &&
                             r_d.norm() <= m_options.feasibility * (1.0 + load.norm());
       if (!std::isfinite(tau) || (feasible && tau <= m_options.complementarity * tau0)) break;
@@ -192,6 +210,9 @@ class InteriorPoint {
  private:
   struct Direction {
     VectorXd dv, dx, dz;
+  };
+  struct Iterate {
+    VectorXd x, z, dv;
   };
 
   // the scalings of eq. (3) at (x, z) and the LDLᵀ of eq. (4)'s matrix; false if it failed
@@ -244,6 +265,7 @@ class InteriorPoint {
   ConeVariables m_cones;
   int m_nc;
   VectorXd m_start;
+  Iterate m_restart;  // eq. (7), empty before the first solve kept one
   std::vector<Matrix3d> m_blocks;
   std::vector<Scaling> m_scalings;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> m_ldlt;
@@ -265,9 +287,10 @@ SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& 
                     p.nc() == 0 ? 0.0 : p.mu.minCoeff());
   NSCD_THROW_UNLESS(options.stopping.max_iterations >= 0 && options.max_solves >= 1 && options.shift_progress > 0.0 &&
                         options.shift_progress <= 1.0 && options.complementarity > 0.0 && options.feasibility > 0.0 &&
-                        options.max_solve_iterations >= 1,
+                        options.max_solve_iterations >= 1 && options.restart_level >= 0.0 &&
+                        options.restart_level < 1.0,
                     "interior point needs max_iterations ≥ 0, max_solves ≥ 1, shift_progress in (0, 1], "
-                    "complementarity > 0, feasibility > 0 and max_solve_iterations ≥ 1");
+                    "complementarity > 0, feasibility > 0, max_solve_iterations ≥ 1 and restart_level in [0, 1)");
   SolverResult result;
   result.stage = SolverType::InteriorPoint;
   if (p.nc() == 0) return result;  // nothing to solve: converged after no iteration

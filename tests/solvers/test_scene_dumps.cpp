@@ -103,7 +103,7 @@ HardShake solve_hard_shake(ErrorScaling scaling, int max_iterations) {
 TEST(SceneDumpNewton, HardShakeStepReachesTightToleranceInItsStepsMeasure) {
   // in the measure of the step that wrote it (each impulse as the velocity it gives its contact):
   // NLGS hands over at sweep 33 (3.7e-3), the interior point's eight solves of De Saxcé's fixed
-  // point end at 1.2e-5, and the velocity Newton from there reaches 1e-8 at 303 iterations in all.
+  // point end at 1.2e-5, and the velocity Newton from there reaches 1e-8 at 188 iterations in all.
   // From NLGS's r (before the interior point) it ended its 200 at 4e-5 and NLGS after it at 5.8e-8
   const HardShake solved = solve_hard_shake(ErrorScaling::Velocity, 10000);
   EXPECT_EQ(solved.result.status, SolverStatus::Converged) << "error " << solved.result.error;
