@@ -7,7 +7,7 @@
 ///  (1) J = M + Σ_i H_iᵀ B_i H_i
 ///
 /// with one 3 × 3 block B_i per contact (ρ_i D_i for the velocity Newton, velocity_prox.hpp eq.
-/// (3); the Nesterov–Todd scaling of the interior point method, interior_point.hpp eq. (6)), on a
+/// (3); the Nesterov–Todd scaling of the interior point method, interior_point.hpp eq. (4)), on a
 /// pattern found once: the contacts whose rows of H have entries in the same columns form a group,
 /// each group adds B_gᵀ (S_g B_g) (B_g its block rows stacked, S_g = blockdiag(B_i)) by one dense
 /// product, summed into the values of J's pattern in the order M, then the groups in turn. The

@@ -295,14 +295,12 @@ SolverResult solve_interior_point(const FrictionProblem& p, const BodyCoupling& 
   result.stage = SolverType::InteriorPoint;
   if (p.nc() == 0) return result;  // nothing to solve: converged after no iteration
   const detail::BodyNewtonMatrix form(p, c);
-  if (detail::start(p, Eigen::VectorXd(), "interior point", result, detail::BlockCheck::Diagonal)) {
-    result.u = form.velocities_of(result.r);
-    result.error = error_measure(p, result.r, result.u);
-    return result;
-  }
-  NSCD_THROW_UNLESS(form.mass_factorized(), "interior point: M is not symmetric positive definite");
+  // not finite data: nothing to solve, r = 0 given up on
+  const bool given_up = detail::start(p, Eigen::VectorXd(), "interior point", result, detail::BlockCheck::Diagonal);
+  NSCD_THROW_UNLESS(given_up || form.mass_factorized(), "interior point: M is not symmetric positive definite");
   result.u = form.velocities_of(result.r);
   result.error = error_measure(p, result.r, result.u);
+  if (given_up) return result;
   InteriorPoint method(form, options);
   VectorXd s = VectorXd::Zero(p.nc());
   double previous = std::numeric_limits<double>::infinity();
