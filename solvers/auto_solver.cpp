@@ -1,6 +1,7 @@
 #include "solvers/auto_solver.hpp"
 
 #include "nscd/core/logger.hpp"
+#include "solvers/error_measure.hpp"
 #include "solvers/nlgs_bodies.hpp"
 #include "solvers/sparse_delassus.hpp"
 
@@ -80,6 +81,23 @@ bool keep_better(SolverResult& best, SolverResult stage, int sweeps) {
   return best.status == SolverStatus::Converged;
 }
 
+// eq. (7)'s σ at r, whose velocities are u
+double unshifted_sliding(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  double sum = 0.0;
+  for (int i = 0; i < p.nc(); ++i) {
+    const double d = std::max(0.0, p.mu(i) * u.segment<2>(3 * i + 1).norm() - std::max(u(3 * i), 0.0));
+    sum += d * d;
+  }
+  const double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
+  return std::sqrt(sum) / (denominator > 0.0 ? denominator : 1.0);
+}
+
+// whether stage 2 runs the interior point first, eq. (7), after NLGS's `best`
+bool interior_point_worth_it(const FrictionProblem& p, const AutoOptions& options, const SolverResult& best) {
+  return interior_point_applies(p) && (best.error > options.interior_point_above ||
+                                       unshifted_sliding(p, best.r, best.u) <= best.error);
+}
+
 }  // namespace
 
 NlgsOptions nlgs_stage_options(const AutoOptions& options, int stall_window) {
@@ -120,10 +138,11 @@ SolverResult solve_auto(const FrictionProblem& p, const AutoOptions& options, co
   const bool affordable = price.operations() <= options.max_factorization_operations;
   if (coupling != nullptr) {
     if (affordable) {
-      // where every contact has friction, the interior point method first; the velocity Newton
-      // then starts from its r if that is well below NLGS's error, else from NLGS's
+      // where every contact has friction and eq. (7) holds, the interior point method first;
+      // the velocity Newton then starts from its r if that is well below NLGS's error, else from
+      // NLGS's
       Eigen::VectorXd start = best.r;
-      if (interior_point_applies(p)) {
+      if (interior_point_worth_it(p, options, best)) {
         InteriorPointOptions ipm = options.interior_point;
         ipm.stopping.tolerance = options.stopping.tolerance;
         SolverResult centred = solve_interior_point(p, *coupling, ipm);

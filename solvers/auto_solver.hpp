@@ -48,6 +48,20 @@
 ///  interior point ends at 1.2e-5: from there the velocity Newton converges (188 iterations in
 ///  all), from NLGS's r it did not (4e-5 after its 200). On Siconos's spheres in a box the two
 ///  starts are 1.1e-4 and 1.5e-4, and only NLGS's converges (docs/performance.md).
+///  The interior point starts cold, inside the cones, whatever r NLGS had; it runs only where it
+///  can help, when NLGS stopped above interior_point_above or its velocities u nearly stick:
+///
+///  (7) σ = ‖d‖ / max(‖q‖, ‖r̃‖, ‖u‖) ≤ error,   d_i = max(0, μ_i ‖u_T,i‖ − max(u_n,i, 0)),
+///
+///  d the part of De Saxcé's shift that the first solve (s = 0) leaves out, over the denominator
+///  of error_measure.hpp eq. (3): within NLGS's own error, that solve is the answer (on the
+///  shaking wall at 1e-8, σ is 0.1 to 1 times the error at all 952 hand-overs, and the interior
+///  point finishes each). Where a warm-started NLGS stops close to the solution of a sliding
+///  structure, the cold start cannot catch up: on the harder shake's first 0.1 s of shaking
+///  NLGS hands over between 1e-8 and 5e-7 with σ above 1 000 times the error, and on 79 of those
+///  80 steps the interior point's 120 iterations ended above NLGS's error (2e-6 to 5e-6), never
+///  used (docs/performance.md). From r = 0 the dumps hand over above 1e-4 (the harder shake's at
+///  3.7e-3, σ 92 times the error) or stick (the static wall's at 4.8e-5, σ 0.35 times).
 ///
 /// Stage 2 factorises sparse matrices: with the block pattern of W on the local form, of M + Hᵀ H
 /// on the body form (6 unknowns per rigid body or frame, k per body of k modes). Above
@@ -118,6 +132,8 @@ struct AutoOptions {
   NlgsOptions nlgs;  // stage 1's local solver and relaxation (its stopping fields are set from the above)
   ProxOptions prox;  // stage 2 on the local form: σ schedule and line search (likewise)
   InteriorPointOptions interior_point;  // stage 2's first part on the body form (its tolerance set from the above)
+  double interior_point_above = 1e-4;  // stage 2 runs the interior point where NLGS stopped above this error, or
+                                       // where eq. (7) holds (the harder shake's scene hands over below it)
   double centre_start_factor = 0.1;  // the velocity Newton starts from the interior point's r if its error is
                                      // below this × NLGS's (docs/performance.md), else from NLGS's r
   VelocityProxOptions velocity_prox;  // stage 2 on the body form (likewise)

@@ -42,8 +42,11 @@ TEST_P(SceneDumpTest, DefaultSolverReachesTightTolerance) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, SceneDumpTest, testing::ValuesIn(kDumps), case_name);
 
-// auto at 1e-8 on dump `name` from r = 0 (a failure, and an empty result, if it is not global)
-SolverResult solve_dump_with_auto(const std::string& name) {
+// auto at 1e-8 on dump `name` from r = 0 (a failure, and an empty result, if it is not global),
+// the interior point run where NLGS stopped above `interior_point_above` or eq. (7) of
+// auto_solver.hpp holds
+SolverResult solve_dump_with_auto(const std::string& name,
+                                  double interior_point_above = AutoOptions{}.interior_point_above) {
   const io::FclibProblem read = io::read_fclib_problem(fclib_data::fclib_folder() / (name + ".hdf5"));
   if (!read.body) {
     ADD_FAILURE() << name << ": a dump of a rigid scene is a global problem";
@@ -51,6 +54,7 @@ SolverResult solve_dump_with_auto(const std::string& name) {
   }
   SolverOptions options = *solver_options_from_name("auto");
   options.stopping() = {1e-8, 10000};
+  options.automatic.interior_point_above = interior_point_above;
   return solve(read.problem, options, Eigen::VectorXd(), &*read.body);
 }
 
@@ -77,6 +81,24 @@ TEST(SceneDumpNewton, ShakingWallReachesTightToleranceInTheInteriorPoint) {
   EXPECT_EQ(res.status, SolverStatus::Converged);
   EXPECT_EQ(res.stage, SolverType::InteriorPoint);
   EXPECT_LT(res.iterations, 100);
+}
+
+TEST(SceneDumpNewton, InteriorPointRunsWhereNlgsVelocitiesStick) {
+  // with the threshold on NLGS's error out of reach, eq. (7) alone decides. The wall at rest:
+  // NLGS hands over at 4.8e-5 with σ 0.35 times that, and the interior point's first solve
+  // (s = 0) is the answer, 9 iterations to 4e-14
+  const SolverResult wall = solve_dump_with_auto("nscd_wall_static_step500", 1.0);
+  EXPECT_EQ(wall.status, SolverStatus::Converged);
+  EXPECT_EQ(wall.stage, SolverType::InteriorPoint);
+  // the pile of spheres slides: NLGS hands over at 1.5e-5 with σ 1 900 times that. The interior
+  // point's 81 iterations ended at 1.7e-4, above NLGS's error, and the velocity Newton started
+  // from NLGS's r either way: 47 factorisations without the interior point, 128 with it
+  const SolverResult pile = solve_dump_with_auto("nscd_small_pile_step750", 1.0);
+  const SolverResult pile_with = solve_dump_with_auto("nscd_small_pile_step750", 0.0);
+  EXPECT_EQ(pile.status, SolverStatus::Converged);
+  EXPECT_EQ(pile.stage, SolverType::VelocityProx);
+  EXPECT_EQ(pile_with.status, SolverStatus::Converged);
+  EXPECT_LE(pile.factorizations + 50, pile_with.factorizations);
 }
 
 // auto at 1e-8 on the harder shake's dump (the wall on a table shaken at 1.5 m/s, 2 Hz, 20 steps
