@@ -88,8 +88,7 @@ double unshifted_sliding(const FrictionProblem& p, const Eigen::VectorXd& r, con
     const double d = std::max(0.0, p.mu(i) * u.segment<2>(3 * i + 1).norm() - std::max(u(3 * i), 0.0));
     sum += d * d;
   }
-  const double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
-  return std::sqrt(sum) / (denominator > 0.0 ? denominator : 1.0);
+  return std::sqrt(sum) / error_denominator(p, r, u);
 }
 
 // whether stage 2 runs the interior point first, eq. (7), after NLGS's `best`

@@ -29,6 +29,11 @@ double scaled_impulse_norm(const FrictionProblem& p, const Eigen::VectorXd& r) {
   return std::sqrt(sum);
 }
 
+double error_denominator(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
+  const double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
+  return denominator > 0.0 ? denominator : 1.0;
+}
+
 double error_measure(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u) {
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(p.nc());
   NSCD_DEMAND(r.size() == n && u.size() == n && p.q.size() == n && p.mu.size() == p.nc());
@@ -41,10 +46,7 @@ double error_measure(const FrictionProblem& p, const Eigen::VectorXd& r, const E
     const Eigen::Vector3d x(ri(0) - ui(0) - mu * std::sqrt(ui(1) * ui(1) + ui(2) * ui(2)), ri(1) - ui(1), ri(2) - ui(2));
     sum += (ri - project_on_cone(x, mu)).squaredNorm();
   }
-  // relative to max(‖q‖, ‖r̃‖, ‖u‖), eq. (3)
-  double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
-  if (denominator == 0.0) denominator = 1.0;
-  return std::sqrt(sum) / denominator;
+  return std::sqrt(sum) / error_denominator(p, r, u);  // eq. (3)
 }
 
 }  // namespace nscd::solvers

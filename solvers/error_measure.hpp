@@ -36,6 +36,9 @@ double impulse_scale(const FrictionProblem& p, int i);
 /// ‖r̃‖ of eq. (3), (Σ_i s_i² ‖r_i‖²)^½ (‖r‖ itself for ErrorScaling::Siconos).
 double scaled_impulse_norm(const FrictionProblem& p, const Eigen::VectorXd& r);
 
+/// The denominator of eq. (3), max(‖q‖, ‖r̃‖, ‖u‖), or 1 where that is 0.
+double error_denominator(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
+
 /// Error of eq. (3) given r and u = W r + q (u is not recomputed).
 double error_measure(const FrictionProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u);
 

@@ -2,7 +2,6 @@
 #include "solvers/lcp_lemke.hpp"
 #include "solvers/lcp_solver.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -69,9 +68,7 @@ int lcp_pgs(const FrictionProblem& p, const SweepPlan& plan, int k, double toler
       sum += zi.cwiseMin(w).squaredNorm();
     }
     const Eigen::VectorXd u = p.W.apply(r) + p.q;
-    double denominator = std::max({p.q.norm(), scaled_impulse_norm(p, r), u.norm()});
-    if (denominator == 0.0) denominator = 1.0;
-    if (std::sqrt(sum) / denominator <= tolerance) {
+    if (std::sqrt(sum) / error_denominator(p, r, u) <= tolerance) {
       converged = true;
       break;
     }
