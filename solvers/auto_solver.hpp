@@ -46,8 +46,8 @@
 ///  shift stalls the velocity Newton starts from its r if that error is below centre_start_factor
 ///  times NLGS's. On the harder shake's dump (velocity measure) NLGS hands over at 3.7e-3 and the
 ///  interior point ends at 1.2e-5: from there the velocity Newton converges (188 iterations in
-///  all), from NLGS's r it did not (4e-5 after a budget of 200). On Siconos's spheres in a box the two
-///  starts are 1.1e-4 and 1.5e-4, and only NLGS's converges (docs/performance.md).
+///  all), from NLGS's r it did not (4e-5 after a budget of 200). On Siconos's spheres in a box
+///  the two starts are 1.1e-4 and 1.5e-4, and only NLGS's converges (docs/performance.md).
 ///  The interior point starts cold, inside the cones, whatever r NLGS had; it runs only where it
 ///  can help, when NLGS stopped above interior_point_above or its velocities u nearly stick:
 ///

@@ -139,11 +139,10 @@ TEST(SceneDumpNewton, HardShakeStepReachesTightToleranceInItsStepsMeasure) {
 
 TEST(SceneDumpNewton, WallComingApartNeedsTheVelocityNewtonsLongerBudget) {
   // step 801 of the harder shake (t = 0.801 s; the run at the default tolerance, 1e-6), where the
-  // wall comes apart (964 contacts). In its steps' measure from
-  // r = 0 the velocity Newton still finds new lowest errors after 200 iterations and converges at
-  // 713 in all (612 factorisations, the interior point's included). With the former budget of 200
-  // it ended at 6.6e-7, and NLGS after it found no lower error (docs/performance.md, "The velocity
-  // Newton's budget")
+  // wall comes apart (964 contacts). In its steps' measure from r = 0 the velocity Newton still
+  // finds new lowest errors after 200 iterations and converges at 713 in all (612 factorisations,
+  // the interior point's included). With the former budget of 200 it ended at 6.6e-7, and NLGS
+  // after it found no lower error (docs/performance.md, "The velocity Newton's budget")
   const HardShake solved = solve_hard_shake(ErrorScaling::Velocity, 10000, "nscd_wall_hard_shake_step801");
   EXPECT_EQ(solved.result.status, SolverStatus::Converged) << "error " << solved.result.error;
   EXPECT_EQ(solved.result.stage, SolverType::VelocityProx);
