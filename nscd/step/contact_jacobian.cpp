@@ -38,12 +38,13 @@ Eigen::Matrix3d delassus_block(const ContactJacobian& Ji, const ContactJacobian&
 void fill_jacobian(const contact::ContactPoint& c, const Vec3& r_a, const Vec3& r_b, ContactJacobian& J) {
   J.body[0] = c.a;
   J.body[1] = c.b;
-  const Mat3 Rt = c.R_WC.transpose();
-  // eq. (2): body b with +, body a with −
-  J.G[1].leftCols<3>() = Rt;
-  J.G[1].rightCols<3>() = -Rt * skew(r_b);
-  J.G[0].leftCols<3>() = -Rt;
-  J.G[0].rightCols<3>() = Rt * skew(r_a);
+  // eq. (2): body b with +, body a with −; row k of Rᵀ [r]× is (R e_k × r)ᵀ, the frame's axis k
+  // crossed with the lever arm (no product with [r]×'s zeros)
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 axis = c.R_WC.col(k);
+    J.G[1].row(k) << axis.transpose(), r_b.cross(axis).transpose();
+    J.G[0].row(k) << -axis.transpose(), axis.cross(r_a).transpose();
+  }
 }
 
 solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,

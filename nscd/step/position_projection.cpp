@@ -19,22 +19,16 @@ struct NormalRow {
   Vec6 y[2];
 };
 
-std::vector<NormalRow> normal_rows(const std::vector<ContactJacobian>& jacobians) {
-  std::vector<NormalRow> rows;  // filled, not value-initialised: no zeroing of nc rows first
-  rows.reserve(jacobians.size());
-  for (std::size_t i = 0; i < jacobians.size(); ++i) {
-    const ContactJacobian& J = jacobians[i];
-    NormalRow row;
-    row.w = 0;
-    for (int side = 0; side < 2; ++side) {
-      row.body[side] = J.movable[side] ? J.body[side] : -1;
-      row.g[side] = J.G[side].row(0).transpose();
-      row.y[side] = J.Y[side].col(0);
-      row.w += row.g[side].dot(row.y[side]);
-    }
-    rows.push_back(row);
+NormalRow normal_row(const ContactJacobian& J) {
+  NormalRow row;
+  row.w = 0;
+  for (int side = 0; side < 2; ++side) {
+    row.body[side] = J.movable[side] ? J.body[side] : -1;
+    row.g[side] = J.G[side].row(0).transpose();
+    row.y[side] = J.Y[side].col(0);
+    row.w += row.g[side].dot(row.y[side]);
   }
-  return rows;
+  return row;
 }
 
 }  // namespace
@@ -46,7 +40,8 @@ ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int
   NSCD_DEMAND(gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);
   dq.assign(nb, Vec6::Zero());
-  const std::vector<NormalRow> normal = normal_rows(jacobians);
+  std::vector<NormalRow> normal;  // made by the first sweep as it goes, not value-initialised first
+  normal.reserve(jacobians.size());
   ProjectionResult result;
   // eq. (6): P with Δq, its image by eq. (4)
   solvers::detail::AndersonMixing mixing(options.anderson_depth, nc, 6 * static_cast<Eigen::Index>(nb));
@@ -55,6 +50,7 @@ ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int
     mixing.start_sweep(P, dq_all);
     result.change = 0;
     for (int i = 0; i < nc; ++i) {
+      if (result.sweeps == 1) normal.push_back(normal_row(jacobians[i]));
       const NormalRow& n = normal[i];
       const double w_ii = n.w;
       if (rows[i] == ProjectedRow::Skipped || !(w_ii > 0)) continue;
