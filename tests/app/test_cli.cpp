@@ -627,6 +627,7 @@ TEST(Cli, RunCountsTheStepsThatStoppedShort) {
   const fs::path dir = fresh_dir("stopped_short");
   nlohmann::json scene = nlohmann::json::parse(read_text(fs::path(NSCD_SOURCE_DIR) / "scenes/default.json"));
   scene["time"]["duration"] = 0.05;
+  scene["solver"]["type"] = "nlgs";
   scene["solver"]["tolerance"] = 1e-12;
   scene["solver"]["max_iterations"] = 1;
   const Result r = run_nscd("run " + write_scene(dir, scene.dump()).string() + " --out " + (dir / "out").string());
@@ -637,7 +638,7 @@ TEST(Cli, RunCountsTheStepsThatStoppedShort) {
   EXPECT_NE(r.output.find(std::to_string(short_steps) + " of the 50 steps stopped short of solver.tolerance = 1e-12"),
             std::string::npos)
       << r.output;
-  // with NLGS, the scene's solver, the end of the run points to auto, which hands over where NLGS
+  // with NLGS as the scene's solver, the end of the run points to auto, which hands over where NLGS
   // stalls; with auto it does not
   const std::string hint = "the solver auto (--solver auto, the default) hands over to a Newton method";
   EXPECT_NE(r.output.find(hint), std::string::npos) << r.output;
