@@ -59,7 +59,7 @@ void linearize(const Model& m, const State& s, const StepWorkspace& ws, const co
       case BodyKind::Rigid:
       case BodyKind::Ffr:
         // eq. (3): M̂⁻¹ Gᵀ with M̂⁻¹ = diag(I/m, R̃ J_B⁻¹ R̃ᵀ)
-        J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() / m.bodies[b].mass;
+        J.Y[side].topRows<3>() = J.G[side].leftCols<3>().transpose() * (1 / m.bodies[b].mass);
         J.Y[side].bottomRows<3>() = ws.free[b].inv_inertia_W * J.G[side].rightCols<3>().transpose();
         break;
       case BodyKind::Tl:

@@ -80,6 +80,13 @@ double deepest_overlap(const test::Simulation& sim) {
   return deepest;
 }
 
+// the largest speed of a body's centre of mass at the state of sim [m/s]
+double fastest_centre(const test::Simulation& sim) {
+  double fastest = 0;
+  for (const Vec3& v : sim.state.v) fastest = std::max(fastest, v.norm());
+  return fastest;
+}
+
 TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   // 6 × 6 × 6 spheres of radius 0.05 ± 10 % on a 0.12 m lattice, poured into a 0.8 m square box
   // (the grains: ρ = 2500, μ = 0.4, e = 0.1), for 3.5 s: the pour is at rest by 2.1 s on
@@ -135,10 +142,13 @@ TEST(PositionProjection, PourOfSpheresSettlesWithoutOverlapsOrEnergyGrowth) {
   // stopped at an error just below 1e-6. A residual of ε in the same sense at every one of the 6
   // layers would give Σ m g 6 ε ≈ 216 × 1.4 kg × 9.81 × 5.4e-7 m ≈ 1.6e-3 J
   EXPECT_LE(worst_growth, 4e-6);
-  // at rest after 3.5 s (measured 3.9e-7 J; a grain may keep spinning about its contact normal,
-  // as point contacts exert no torque about it): the bound on overlaps, 1e-3 of the
-  // smallest diameter (measured 4e-9 m)
-  EXPECT_LT(kinetic_energy(sim.model, sim.state), 1e-3);
+  // at rest after 3.5 s: every grain's centre slower than 1 cm/s, a tenth of a grain's radius per
+  // second. A grain may keep spinning about its contact normal, as point contacts exert no torque
+  // about it: on a trajectory that differs in round-off (the inverse mass multiplied into the
+  // Jacobians instead of divided), one grain on the floor spins at 1.7 rad/s after 3.5 s
+  // (2.8e-3 J, where the pile's kinetic energy is otherwise 3.9e-7 J), its centre at 2.7 mm/s.
+  // The bound on overlaps, 1e-3 of the smallest diameter (measured 4e-9 m)
+  EXPECT_LT(fastest_centre(sim), 1e-2) << "kinetic energy " << kinetic_energy(sim.model, sim.state) << " J";
   EXPECT_LE(deepest_overlap(sim), 1e-3 * smallest_diameter);
 }
 
