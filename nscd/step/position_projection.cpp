@@ -19,6 +19,7 @@ struct NormalRow {
   Vec6 y[2];
 };
 
+// contact J's normal row
 NormalRow normal_row(const ContactJacobian& J) {
   NormalRow row;
   row.w = 0;
