@@ -30,7 +30,8 @@
 ///
 /// The problem is solved by projected Gauss–Seidel over the normal rows in contact order
 /// (sequential, so deterministic for any thread count), from P = 0, until no sweep changes a
-/// γ_α by more than `tolerance` [m], or `max_sweeps`. W is singular for redundant contacts (the
+/// γ_α by more than `tolerance` [m], or `max_sweeps`; where P = 0 already solves eq. (3) to 10⁻³
+/// `tolerance` (no closed gap farther from 0, no overlap deeper), it is kept without a sweep. W is singular for redundant contacts (the
 /// corners of a face on a face); the component of P in its null space does not move any body
 /// (null W = null Hᵀ). The sweeps work on the bodies (solvers/contact_bodies.hpp) and never read
 /// W off its diagonal: with Δq_b the sum of eq. (4) for the current P,
@@ -83,8 +84,8 @@ struct ProjectionOptions {
 };
 
 struct ProjectionResult {
-  int sweeps = 0;
-  double change = 0;  // largest change of a γ_α in the last sweep [m]
+  int sweeps = 0;     // 0: P = 0 solved eq. (3) to 10⁻³ of the tolerance
+  double change = 0;  // largest change of a γ_α in the last sweep, or that the first would make [m]
 };
 
 /// Solves eqs. (2)–(3) for P (size nc) by projected Gauss–Seidel on the normal rows, eqs. (5)–(6), for

@@ -230,6 +230,26 @@ TEST(PositionProjection, SolvesTheNormalComplementarityByGaussSeidel) {
   EXPECT_NEAR(P[1], -0.5, 1e-13);
 }
 
+TEST(PositionProjection, KeepsPZeroWhereItSolvesTheProblemFarWithinTheTolerance) {
+  // the two contacts above, a closed gap of 1e-10 and an overlap of 1e-10, tolerance 1e-6: P = 0
+  // solves eq. (3) to 1e-10, below 10⁻³ of the tolerance, and no body moves
+  const std::vector<ContactJacobian> jacobians = unit_contacts({{0, 1}, {0, 2}});
+  const std::vector<ProjectedRow> rows = {ProjectedRow::Closed, ProjectedRow::Unilateral};
+  Eigen::VectorXd P;
+  std::vector<Vec6> dq;
+  ProjectionResult result = project_gaps(jacobians, 3, Eigen::Vector2d(1e-10, -1e-10), rows, {1e-6, 100}, P, dq);
+  EXPECT_EQ(result.sweeps, 0);
+  EXPECT_EQ(result.change, 1e-10);
+  EXPECT_EQ(P, Eigen::Vector2d::Zero());
+  ASSERT_EQ(dq.size(), 3u);
+  for (const Vec6& move : dq) EXPECT_EQ(move, Vec6::Zero());
+  // an overlap of 1e-8, above 10⁻³ of the tolerance: swept, and the overlapping contact pushes
+  result = project_gaps(jacobians, 3, Eigen::Vector2d(1e-10, -1e-8), rows, {1e-6, 100}, P, dq);
+  EXPECT_GE(result.sweeps, 1);
+  EXPECT_GT(P[1], 0.0);
+  EXPECT_GT(dq[2][0], 0.0);
+}
+
 // eqs. (2)–(3) by projected Gauss–Seidel on the rows of the assembled W_nn, as written in
 // position_projection.hpp, for comparison with the sweeps on the bodies
 Eigen::VectorXd project_on_assembled_w(const solvers::DelassusMatrix& W, const Eigen::VectorXd& gap_end,
