@@ -33,22 +33,24 @@ constexpr std::uint32_t clip_id(std::uint32_t kind, int i, int j) {
          (static_cast<std::uint32_t>(j) & kMask);
 }
 
-/// Keeps the part of the convex polygon `in` where (x − o) · m ≤ slack, the half-space behind the
-/// reference side plane `side`; `out` is overwritten. The slack (a small distance times ‖m‖)
-/// keeps vertices lying on the plane up to round-off: an incident edge that runs along the side
-/// plane, as when two faces coincide, would otherwise be cut at an arbitrary point.
-inline void clip_by_side(const std::vector<ClipVertex>& in, const Vec3& o, const Vec3& m, double slack, int side,
+/// Keeps the part of the convex polygon `in` where (x − o) · m ≤ ε ‖m‖, the half-space behind the
+/// reference side plane `side`; `out` is overwritten. The slack ε (a small distance, given as
+/// slack2 = ε² ‖m‖², which needs no square root) keeps vertices lying on the plane up to
+/// round-off: an incident edge that runs along the side plane, as when two faces coincide, would
+/// otherwise be cut at an arbitrary point.
+inline void clip_by_side(const std::vector<ClipVertex>& in, const Vec3& o, const Vec3& m, double slack2, int side,
                          std::vector<ClipVertex>& out) {
   out.clear();
   const std::size_t n = in.size();
   if (n == 0) return;
+  const auto inside = [slack2](double d) { return d <= 0 || d * d <= slack2; };
   double dp = (in[n - 1].p_W - o).dot(m);  // carried from Q to the next P: one distance per vertex
   for (std::size_t i = 0; i < n; ++i) {
     const ClipVertex& P = in[i == 0 ? n - 1 : i - 1];
     const ClipVertex& Q = in[i];
     const double dq = (Q.p_W - o).dot(m);
-    const bool p_in = dp <= slack;
-    const bool q_in = dq <= slack;
+    const bool p_in = inside(dp);
+    const bool q_in = inside(dq);
     // the edge P→Q crosses the plane: the crossing continues along the plane when leaving
     if (p_in != q_in) {
       ClipVertex X;

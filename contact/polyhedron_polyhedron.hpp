@@ -13,6 +13,9 @@
 /// of an axis stops as soon as its vertices show that it cannot matter: a face axis once it
 /// cannot exceed the best face so far, an edge axis once it can neither separate by more than
 /// the alert distance nor be preferred to the faces by (2); the result is the same to the bit.
+/// Between two boxes, of half edges u_k = h_k R e_k about their centres c, eq. (1) is also
+///  (3) s(L) = L·(c_b − c_a) − h_a(L) − h_b(L),  h(L) = Σ_k |L·u_k|,
+/// up to round-off, and the axes whose (3) shows they cannot matter are not scanned at all.
 ///  - Face axis: the reference face is that face, the incident face the face of the other body
 ///    whose normal is most anti-parallel to it. The incident polygon is clipped by the side planes
 ///    of the reference face (clip_polygon.hpp); every clipped vertex x with separation
