@@ -81,6 +81,12 @@ std::array<double, 6> box_face_separations(const PosedPolyhedron& P, const Posed
   return s;
 }
 
+// f ≤ b √len2, without the square root (len2 > 0)
+bool at_most_scaled(double f, double b, double len2) {
+  if (f <= 0) return b >= 0 || f * f >= b * b * len2;
+  return b > 0 && f * f <= b * b * len2;
+}
+
 // eq. (1) over the outward face normals of P, against the vertices of Q; stops above `alert`. A
 // face's scan of Q stops once its separation cannot exceed the best so far. Between boxes only
 // the faces whose eq. (3) is within twice the round-off of the largest are scanned: the others'
@@ -120,12 +126,14 @@ EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double
   for (std::size_t i = 0; i < A.directions.size(); ++i) {
     for (std::size_t j = 0; j < B.directions.size(); ++j) {
       Vec3 L = A.directions[i].cross(B.directions[j]);
-      const double len = L.norm();
-      if (len < kParallelSin) continue;
-      L /= len;
-      if (boxes && std::abs(L.dot(B.centre - A.centre)) - box_support(*A.half_edges, L) -
-                           box_support(*B.half_edges, L) + slack <= relevant)
+      const double len2 = L.squaredNorm();
+      if (len2 < kParallelSin * kParallelSin) continue;
+      // eq. (3) is homogeneous in L: tested on the cross product before it is normalised
+      if (boxes && at_most_scaled(std::abs(L.dot(B.centre - A.centre)) - box_support(*A.half_edges, L) -
+                                      box_support(*B.half_edges, L),
+                                  relevant - slack, len2))
         continue;
+      L /= std::sqrt(len2);
       double lo_a, hi_a;
       extent(A, L, lo_a, hi_a);
       // B's extent: both orientations' separations only fall as vertices are added
