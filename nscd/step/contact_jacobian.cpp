@@ -1,5 +1,7 @@
 #include "nscd/step/contact_jacobian.hpp"
 
+#include "nscd/core/error.hpp"
+
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -45,6 +47,16 @@ void fill_jacobian(const contact::ContactPoint& c, const Vec3& r_a, const Vec3& 
     J.G[1].row(k) << axis.transpose(), r_b.cross(axis).transpose();
     J.G[0].row(k) << -axis.transpose(), axis.cross(r_a).transpose();
   }
+}
+
+std::vector<Vec6> body_velocity_changes(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& r) {
+  NSCD_DEMAND(r.size() == 3 * static_cast<Eigen::Index>(jacobians.size()));
+  std::vector<Vec6> dv(static_cast<std::size_t>(nb), Vec6::Zero());
+  for (std::size_t i = 0; i < jacobians.size(); ++i)
+    for (int side = 0; side < 2; ++side)
+      if (jacobians[i].movable[side])
+        dv[jacobians[i].body[side]].noalias() += jacobians[i].Y[side] * r.segment<3>(3 * static_cast<Eigen::Index>(i));
+  return dv;
 }
 
 solvers::DelassusMatrix assemble_delassus(const std::vector<ContactJacobian>& jacobians, int nb,

@@ -16,7 +16,9 @@
 /// with the lever arm p − x of eq. (2) replaced by O X_α (its material point, undeformed), and
 /// since A₊ is block-diagonal, W gains for two contacts α, β on the same FFR body
 ///  (6) W_αβ += σ_α σ_β C_αᵀ O H̄_α A₊⁻¹ H̄_βᵀ Oᵀ C_β,
-/// supplied by the caller for each pair of deformable sides (DeformableBlock).
+/// supplied by the caller for each pair of deformable sides (DeformableBlock). The impulses r
+/// change the velocities of the rigid frames by
+///  (7) Δ[v; ω]_b = Σ_α Y_αb r_α.
 ///
 /// References: [Jean 1999] CMAME 177; [Acary & Brogliato 2008] Numerical Methods for Nonsmooth
 ///             Dynamical Systems, Springer; [Lozovskiy & Dubois 2016] Eur. J. Mech. A/Solids 58.
@@ -62,6 +64,10 @@ inline Vec6 body_velocity(const Vec3& v, const Vec3& w) {
 inline Eigen::Vector3d contact_velocity(const ContactJacobian& J, const Vec6& V_a, const Vec6& V_b) {
   return J.G[0] * V_a + J.G[1] * V_b;
 }
+
+/// Eq. (7) for the contacts `jacobians` on bodies [0, nb) and their impulses r (3 per contact),
+/// summed in contact order (deterministic); zero for bodies without a movable side.
+std::vector<Vec6> body_velocity_changes(const std::vector<ContactJacobian>& jacobians, int nb, const Eigen::VectorXd& r);
 
 /// Eq. (4) for the contacts `jacobians`, whose bodies range over [0, nb): each block W_αβ with
 /// α < β is computed once, by merging the contact lists of α's two bodies, and W_βα = W_αβᵀ is

@@ -413,10 +413,7 @@ void relinearize(const Model& m, const State& s, StepWorkspace& ws) {
 Eigen::VectorXd delassus_product(const Model& m, const StepWorkspace& ws, const Eigen::VectorXd& r) {
   const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
   const int nc = static_cast<int>(jacobians.size());
-  std::vector<Vec6> dv(static_cast<std::size_t>(m.nb()), Vec6::Zero());
-  for (int i = 0; i < nc; ++i)
-    for (int side = 0; side < 2; ++side)
-      if (jacobians[i].movable[side]) dv[jacobians[i].body[side]].noalias() += jacobians[i].Y[side] * r.segment<3>(3 * i);
+  const std::vector<Vec6> dv = body_velocity_changes(jacobians, m.nb(), r);
   std::vector<Eigen::VectorXd> z(static_cast<std::size_t>(m.nb()));
   std::vector<Vec3> mean(static_cast<std::size_t>(m.nb()), Vec3::Zero());
   for (const MeshPoint& p : ws.mesh_points) {

@@ -63,15 +63,9 @@ std::vector<RollingContact> rolling_contacts(const Model& m, const StepWorkspace
 // eq. (5) without rolling torques beyond those already in ws.free: ω⁺ of every body for the
 // impulses of ws.contacts.solution, summed in contact order as stage 6 does
 std::vector<Vec3> end_angular_velocities(const Model& m, const StepWorkspace& ws) {
+  const std::vector<Vec6> dv = body_velocity_changes(ws.contacts.active.jacobians(), m.nb(), ws.contacts.solution.r);
   std::vector<Vec3> w(m.nb());
-  for (int b = 0; b < m.nb(); ++b) w[b] = ws.free[b].w;
-  const Eigen::VectorXd& r = ws.contacts.solution.r;
-  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
-  for (std::size_t i = 0; i < jacobians.size(); ++i)
-    for (int side = 0; side < 2; ++side)
-      if (jacobians[i].movable[side])
-        w[jacobians[i].body[side]] +=
-            jacobians[i].Y[side].bottomRows<3>() * r.segment<3>(3 * static_cast<Eigen::Index>(i));
+  for (int b = 0; b < m.nb(); ++b) w[b] = ws.free[b].w + dv[b].tail<3>();
   return w;
 }
 

@@ -69,14 +69,8 @@ double travel_bound(const Model& m, const State& s, const StepWorkspace& ws) {
 // stage 6: velocities and poses at the end of the step, into the workspace
 void compute_next_state(const Model& m, const State& s, StepWorkspace& ws) {
   const double h = m.step.h, theta = m.step.theta;
-  // generalised impulses per body, summed in contact order (deterministic)
-  std::vector<Vec6> dV(m.nb(), Vec6::Zero());
   const Eigen::VectorXd& r = ws.contacts.solution.r;
-  const std::vector<ContactJacobian>& jacobians = ws.contacts.active.jacobians();
-  for (std::size_t i = 0; i < jacobians.size(); ++i)
-    for (int side = 0; side < 2; ++side)
-      if (jacobians[i].movable[side])
-        dV[jacobians[i].body[side]] += jacobians[i].Y[side] * r.segment<3>(3 * static_cast<Eigen::Index>(i));
+  const std::vector<Vec6> dV = body_velocity_changes(ws.contacts.active.jacobians(), m.nb(), r);
 
   ws.next_x = s.x;
   ws.next_q = s.q;
