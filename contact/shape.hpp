@@ -24,7 +24,8 @@ struct ConvexPolyhedron {
   std::vector<int> edge_direction;      // per edge, its direction class: edges parallel (either sign)
                                         // within ~1.4e-6 rad share one
   std::vector<int> direction_edge;      // per direction class, its first edge
-  std::optional<Vec3> box_half_size;    // a box centred on the origin (make_box): its half edge lengths
+  std::optional<Vec3> box_half_size;    // a box centred on the origin (make_box): its half edge lengths;
+                                        // its faces are then −e_0, +e_0, −e_1, +e_1, −e_2, +e_2, in order
 };
 
 /// Sphere centred on the frame origin.

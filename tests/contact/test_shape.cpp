@@ -63,6 +63,12 @@ TEST(Shape, BoxTopology) {
   Mat3 sum_abs = Mat3::Zero();
   for (const Vec3& n : box.face_normals) sum_abs += n.cwiseAbs() * n.cwiseAbs().transpose();
   EXPECT_TRUE(sum_abs.isApprox(2.0 * Mat3::Identity(), kTol));
+  // in the order −e_0, +e_0, −e_1, +e_1, −e_2, +e_2, exactly: the narrow phase's support-function
+  // test of the faces (polyhedron_polyhedron.cpp) relies on it
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(box.face_normals[2 * k], Vec3(-Vec3::Unit(k)));
+    EXPECT_EQ(box.face_normals[2 * k + 1], Vec3::Unit(k));
+  }
   EXPECT_EQ(box.box_half_size, Vec3(1.0, 0.5, 0.25));
 }
 
