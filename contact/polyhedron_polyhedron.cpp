@@ -61,7 +61,7 @@ double box_support(const std::array<Vec3, 3>& u, const Vec3& L) {
 }
 
 // far above the round-off of the vertices' projections and of the support functions (some ulps
-// of the coordinates), far below the margins of eq. (2)
+// of the coordinates), far below the margins of eq. (2); the same for (A, B) and (B, A)
 double round_off_slack(const PosedPolyhedron& A, const PosedPolyhedron& B) {
   return 1e-10 * (A.centre.norm() + B.centre.norm() + A.radius + B.radius);
 }
@@ -91,13 +91,13 @@ bool at_most_scaled(double f, double b, double len2) {
 // face's scan of Q stops once its separation cannot exceed the best so far. Between boxes only
 // the faces whose eq. (3) is within twice the round-off of the largest are scanned: the others'
 // vertices separate less than the largest face's, so the face chosen is the same to the bit
-FaceQuery query_faces(const PosedPolyhedron& P, const PosedPolyhedron& Q, double alert) {
+FaceQuery query_faces(const PosedPolyhedron& P, const PosedPolyhedron& Q, double alert, double slack) {
   const bool boxes = P.half_edges != nullptr && Q.half_edges != nullptr;
   std::array<double, 6> estimate{};
   double candidate = -std::numeric_limits<double>::infinity();
   if (boxes) {
     estimate = box_face_separations(P, Q);
-    candidate = *std::max_element(estimate.begin(), estimate.end()) - 2 * round_off_slack(P, Q);
+    candidate = *std::max_element(estimate.begin(), estimate.end()) - 2 * slack;
   }
   FaceQuery best;
   for (std::size_t f = 0; f < P.normals.size(); ++f) {
@@ -119,10 +119,10 @@ FaceQuery query_faces(const PosedPolyhedron& P, const PosedPolyhedron& Q, double
 // separation from the support functions, |L · (c_B − c_A)| − h_A(L) − h_B(L) (the vertices'
 // separation up to round-off), is below `relevant` by more than the round-off: the vertices would
 // have left it too, so the axis chosen is the same to the bit
-EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double alert, double relevant) {
+EdgeQuery query_edges(const PosedPolyhedron& A, const PosedPolyhedron& B, double alert, double relevant,
+                      double slack) {
   EdgeQuery best;
   const bool boxes = A.half_edges != nullptr && B.half_edges != nullptr;
-  const double slack = round_off_slack(A, B);
   for (std::size_t i = 0; i < A.directions.size(); ++i) {
     for (std::size_t j = 0; j < B.directions.size(); ++j) {
       Vec3 L = A.directions[i].cross(B.directions[j]);
@@ -292,9 +292,10 @@ void face_contact(const PosedPolyhedron& R, const PosedPolyhedron& I, int refere
 void collide_polyhedra(const PosedPolyhedron& A, int a, const PosedPolyhedron& B, int b,
                        double alert_distance, ClipScratch& scratch, std::vector<ContactPoint>& out) {
   // separating-axis test, leaving as soon as an axis separates by more than the alert distance
-  const FaceQuery face_a = query_faces(A, B, alert_distance);
+  const double slack = round_off_slack(A, B);
+  const FaceQuery face_a = query_faces(A, B, alert_distance, slack);
   if (face_a.separation > alert_distance) return;
-  const FaceQuery face_b = query_faces(B, A, alert_distance);
+  const FaceQuery face_b = query_faces(B, A, alert_distance, slack);
   if (face_b.separation > alert_distance) return;
 
   // eq. (2): face of a, else face of b, else edge–edge
@@ -303,7 +304,7 @@ void collide_polyhedra(const PosedPolyhedron& A, int a, const PosedPolyhedron& B
   const bool reference_is_b = face_b.separation > face_a.separation + margin(face_a.separation);
   const FaceQuery& face = reference_is_b ? face_b : face_a;
   const double preferred = face.separation + margin(face.separation);
-  const EdgeQuery edge = query_edges(A, B, alert_distance, std::min(alert_distance, preferred));
+  const EdgeQuery edge = query_edges(A, B, alert_distance, std::min(alert_distance, preferred), slack);
   if (edge.separation > alert_distance) return;
   if (edge.separation > preferred) {
     edge_contact(A, a, B, b, edge, alert_distance, out);

@@ -47,8 +47,6 @@ ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int
   NSCD_DEMAND(gap_end.size() == nc && static_cast<int>(rows.size()) == nc);
   P.setZero(nc);
   dq.assign(nb, Vec6::Zero());
-  std::vector<NormalRow> normal;  // made by the first sweep as it goes, not value-initialised first
-  normal.reserve(jacobians.size());
   ProjectionResult result;
   // P = 0 kept where it solves eq. (3) to kKeptBelow × the tolerance: there γ = g⁺, and the first
   // sweep would change a closed row's γ by |g⁺|, a unilateral row's by max(−g⁺, 0)
@@ -56,6 +54,8 @@ ProjectionResult project_gaps(const std::vector<ContactJacobian>& jacobians, int
     if (rows[i] != ProjectedRow::Skipped)
       result.change = std::max(result.change, rows[i] == ProjectedRow::Closed ? std::abs(gap_end[i]) : -gap_end[i]);
   if (result.change <= kKeptBelow * options.tolerance) return result;
+  std::vector<NormalRow> normal;  // made by the first sweep as it goes, not value-initialised first
+  normal.reserve(jacobians.size());
   // eq. (6): P with Δq, its image by eq. (4)
   solvers::detail::AndersonMixing mixing(options.anderson_depth, nc, 6 * static_cast<Eigen::Index>(nb));
   Eigen::Map<Eigen::VectorXd> dq_all(dq.empty() ? nullptr : dq.data()->data(), 6 * static_cast<Eigen::Index>(nb));

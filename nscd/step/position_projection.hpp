@@ -33,8 +33,9 @@
 /// γ_α by more than `tolerance` [m], or `max_sweeps`; where P = 0 already solves eq. (3) to 10⁻³
 /// `tolerance` (no closed gap farther from 0, no overlap deeper), it is kept without a sweep.
 /// W is singular for redundant contacts (the corners of a face on a face); the component of P in
-/// its null space does not move any body (null W = null Hᵀ). The sweeps work on the bodies (solvers/contact_bodies.hpp) and never read
-/// W off its diagonal: with Δq_b the sum of eq. (4) for the current P,
+/// its null space does not move any body (null W = null Hᵀ). The sweeps work on the bodies
+/// (solvers/contact_bodies.hpp) and never read W off its diagonal: with Δq_b the sum of eq. (4)
+/// for the current P,
 ///  (5) γ_α = g⁺_α + Σ_s G_n,αs Δq_b(α,s),   and after a change δ of P_α,  Δq_b(α,s) += Y_αs e_n δ,
 /// which is eq. (2) with the products summed in another order: O(1) per row where W_nn's row holds
 /// a term for every contact sharing a body with α. Each sweep after the first starts from the
