@@ -6,9 +6,9 @@
 #include "solvers/body_newton_matrix.hpp"
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
+#include "solvers/sparse_lu.hpp"
 
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 
 #include <algorithm>
 #include <cmath>
@@ -96,13 +96,7 @@ class ProximalNewton {
   // backtracking found no descent (nothing taken), −1 if J could not be factorised
   double newton_step(const VelocityProxOptions& o) {
     for (std::size_t i = 0; i < m_blocks.size(); ++i) m_blocks[i] = m_rho(static_cast<Eigen::Index>(i)) * m_ev.D[i];
-    const Eigen::SparseMatrix<double> J = m_form.matrix(m_blocks);
-    if (!m_analysed) {
-      m_lu.analyzePattern(J);
-      m_analysed = true;
-    }
-    m_lu.factorize(J);
-    if (m_lu.info() != Eigen::Success) return -1.0;
+    if (!m_lu.factorize(m_form.matrix(m_blocks))) return -1.0;
     const VectorXd step = m_lu.solve(-m_ev.F);
     if (!step.allFinite()) return -1.0;
     double t = 1.0;
@@ -126,8 +120,7 @@ class ProximalNewton {
   double m_psi_start = 0.0;
   double m_reduction;
   int m_inner = 0;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> m_lu;
-  bool m_analysed = false;
+  detail::SparseLu m_lu;  // of J, eq. (3): one pattern, pivots reused
 };
 
 }  // namespace

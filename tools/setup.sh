@@ -31,7 +31,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 packages=(build-essential cmake python3 libeigen3-dev libtbb-dev libspdlog-dev libgtest-dev
-          nlohmann-json3-dev libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev libspectra-dev libdeflate-dev python3-matplotlib
+          nlohmann-json3-dev libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev libspectra-dev libsuitesparse-dev libdeflate-dev python3-matplotlib
           pybind11-dev python3-dev python3-numpy python3-pytest)
 
 installed() {

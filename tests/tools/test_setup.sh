@@ -49,7 +49,7 @@ printf '#!/bin/sh\nexec "$@"\n' >"$scratch/bin/sudo"
 chmod +x "$scratch/bin/"*
 
 common=$(echo build-essential cmake python3 libeigen3-dev libtbb-dev libspdlog-dev libgtest-dev nlohmann-json3-dev \
-  libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev libspectra-dev libdeflate-dev python3-matplotlib pybind11-dev python3-dev \
+  libcli11-dev libfclib-dev libhdf5-dev libqhull-dev libssl-dev libgmsh-dev libspectra-dev libsuitesparse-dev libdeflate-dev python3-matplotlib pybind11-dev python3-dev \
   python3-numpy python3-pytest)
 debian_machine="$common libvtk9-dev python3-vtk9"
 paraview_machine="$common paraview python3-paraview"  # ParaView installed with its recommends
