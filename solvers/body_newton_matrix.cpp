@@ -15,10 +15,36 @@ void check_coupling(const FrictionProblem& p, const BodyCoupling& c, const char*
 }
 
 BodyNewtonMatrix::BodyNewtonMatrix(const FrictionProblem& p, const BodyCoupling& c)
-    : m_p(p), m_c(c), m_Ht(c.H.transpose()) {
+    : m_p(p), m_c(c) {
   m_mass.compute(c.M);
   group_contacts();
   build_jacobian_pattern();
+}
+
+Eigen::VectorXd BodyNewtonMatrix::velocities(const Eigen::VectorXd& dv) const {
+  Eigen::VectorXd u = m_p.q;
+  Eigen::VectorXd x(m_max_cols), ug(m_max_rows);
+  for (const ColumnGroup& g : m_groups) {
+    const Eigen::Index k = static_cast<Eigen::Index>(g.cols.size()), n = g.rows.rows();
+    for (Eigen::Index a = 0; a < k; ++a) x(a) = dv(g.cols[static_cast<std::size_t>(a)]);
+    ug.head(n).noalias() = g.rows * x.head(k);
+    for (std::size_t j = 0; j < g.contacts.size(); ++j)
+      u.segment<3>(3 * static_cast<Eigen::Index>(g.contacts[j])) += ug.segment<3>(3 * static_cast<Eigen::Index>(j));
+  }
+  return u;
+}
+
+Eigen::VectorXd BodyNewtonMatrix::generalized(const Eigen::VectorXd& r) const {
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(m_c.M.rows());
+  Eigen::VectorXd rg(m_max_rows), fg(m_max_cols);
+  for (const ColumnGroup& g : m_groups) {
+    const Eigen::Index k = static_cast<Eigen::Index>(g.cols.size()), n = g.rows.rows();
+    for (std::size_t j = 0; j < g.contacts.size(); ++j)
+      rg.segment<3>(3 * static_cast<Eigen::Index>(j)) = r.segment<3>(3 * static_cast<Eigen::Index>(g.contacts[j]));
+    fg.head(k).noalias() = g.rows.transpose() * rg.head(n);
+    for (Eigen::Index a = 0; a < k; ++a) f(g.cols[static_cast<std::size_t>(a)]) += fg(a);
+  }
+  return f;
 }
 
 Eigen::SparseMatrix<double> BodyNewtonMatrix::matrix(const std::vector<Eigen::Matrix3d>& blocks) const {

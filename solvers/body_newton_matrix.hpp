@@ -2,7 +2,8 @@
 /// @file
 /// Internal to solvers/: the body form (body_coupling.hpp eq. (1)) as the Newton solvers on the
 /// bodies' velocity change use it (velocity_prox.hpp, interior_point.hpp). Besides the products
-/// u = H Δv + q, Hᵀ r and M⁻¹ x (M factorised once), it assembles their Newton matrices
+/// u = H Δv + q, Hᵀ r (by the dense blocks B_g below) and M⁻¹ x (M factorised once), it assembles
+/// their Newton matrices
 ///
 ///  (1) J = M + Σ_i H_iᵀ B_i H_i
 ///
@@ -36,10 +37,10 @@ class BodyNewtonMatrix {
   const FrictionProblem& problem() const { return m_p; }
   const BodyCoupling& coupling() const { return m_c; }
 
-  /// u = H Δv + q
-  Eigen::VectorXd velocities(const Eigen::VectorXd& dv) const { return m_c.H * dv + m_p.q; }
-  /// Hᵀ r
-  Eigen::VectorXd generalized(const Eigen::VectorXd& r) const { return m_Ht * r; }
+  /// u = H Δv + q, by one dense product per group of contacts
+  Eigen::VectorXd velocities(const Eigen::VectorXd& dv) const;
+  /// Hᵀ r, likewise (the groups summed in turn)
+  Eigen::VectorXd generalized(const Eigen::VectorXd& r) const;
   /// M⁻¹ x
   Eigen::VectorXd mass_solve(const Eigen::VectorXd& x) const { return m_mass.solve(x); }
   /// Δv = M⁻¹ Hᵀ r
@@ -64,7 +65,6 @@ class BodyNewtonMatrix {
 
   const FrictionProblem& m_p;
   const BodyCoupling& m_c;
-  Eigen::SparseMatrix<double> m_Ht;
   std::vector<ColumnGroup> m_groups;
   Eigen::Index m_max_rows = 0, m_max_cols = 0;
   Eigen::SparseMatrix<double> m_pattern;   // J's, values unused
