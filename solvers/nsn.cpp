@@ -6,9 +6,9 @@
 #include "solvers/error_measure.hpp"
 #include "solvers/solver_common.hpp"
 #include "solvers/sparse_delassus.hpp"
+#include "solvers/sparse_lu.hpp"
 
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 
 #include <algorithm>
 #include <cmath>
@@ -88,8 +88,7 @@ NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd&
 
   Evaluation ev, trial;
   evaluate(p, sigma, q_shifted, rho, r, ev);
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  bool analysed = false;
+  SparseLu lu;  // one pattern: the pivots of the first J reused
   int it = 0;
   for (; it < max_iterations; ++it) {
     // stopping tests: ‖Φ‖ small, or the error of the unshifted problem
@@ -101,15 +100,10 @@ NewtonReport nsn_iterate(const FrictionProblem& p, double sigma, const VectorXd&
     double shift = 0.0;
     for (int attempt = 0; attempt <= kMaxShifts; ++attempt) {
       const Eigen::SparseMatrix<double> J = jacobian(p, sigma, rho, ev, shift);
-      if (!analysed) {
-        lu.analyzePattern(J);
-        analysed = true;
-      }
-      lu.factorize(J);
       ++report.factorizations;
-      if (lu.info() == Eigen::Success) {
+      if (lu.factorize(J)) {
         d = lu.solve(-ev.phi);
-        if (lu.info() == Eigen::Success && d.allFinite()) break;
+        if (d.allFinite()) break;
       }
       d.resize(0);
       const double diag_max = std::max(J.diagonal().cwiseAbs().maxCoeff(), 1.0);

@@ -19,12 +19,12 @@
 ///  (3) J = I − D (I − diag(ρ) (W + σ I)),   D = blockdiag(∂P_i/∂x_i),
 ///  (4) J d = −Φ(r),   r ← r + t d,
 ///
-/// solved by a sparse LU factorisation (Eigen SparseLU; the pattern is analysed once), with t
-/// the largest of 1, ½, ¼, … for which ½‖Φ‖² decreases by the Armijo factor (after max_halvings
-/// the smallest is taken anyway; with min_step > 0, no t ≥ min_step decreasing it ends the
-/// iteration without a step, stalled). J is singular where
-/// W is (redundant contacts all sticking): the factorisation then adds ε I, ε growing from 1e-12
-/// of the largest |J_kk| until it succeeds. NSN converges quadratically near a solution, where
+/// solved by a sparse LU factorisation (sparse_lu.hpp: the pattern ordered once, the pivots
+/// reused), with t the largest of 1, ½, ¼, … for which ½‖Φ‖² decreases by the Armijo factor
+/// (after max_halvings the smallest is taken anyway; with min_step > 0, no t ≥ min_step
+/// decreasing it ends the iteration without a step, stalled). J is singular where W is
+/// (redundant contacts all sticking), or numerically so (sparse_lu.hpp's kSingular): the
+/// factorisation then adds ε I, ε growing from 1e-12 of the largest |J_kk| until it succeeds. NSN converges quadratically near a solution, where
 /// Gauss–Seidel is linear and stalls on badly conditioned W; far from it the line search may
 /// stall, which prox.hpp cures by the shift σ.
 ///

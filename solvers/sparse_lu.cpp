@@ -46,7 +46,7 @@ bool SparseLu::factorize(const Eigen::SparseMatrix<double>& A) {
   if (k.numeric == nullptr) return factorize_pivoting(A);
   double* values = Klu::values(A.valuePtr());
   if (klu_refactor(m_outer.data(), m_inner.data(), values, k.symbolic, k.numeric, &k.common) == 1 &&
-      klu_rcond(k.symbolic, k.numeric, &k.common) == 1 && k.common.rcond >= kRepivot * m_pivoting_rcond)
+      klu_rcond(k.symbolic, k.numeric, &k.common) == 1 && k.common.rcond >= std::max(kRepivot * m_pivoting_rcond, kSingular))
     return true;
   return factorize_pivoting(A);
 }
@@ -63,7 +63,7 @@ bool SparseLu::factorize_pivoting(const Eigen::SparseMatrix<double>& A) {
   }
   if (klu_rcond(k.symbolic, k.numeric, &k.common) != 1) return false;
   m_pivoting_rcond = k.common.rcond;
-  return true;
+  return m_pivoting_rcond >= kSingular;
 }
 
 Eigen::VectorXd SparseLu::solve(const Eigen::VectorXd& b) {

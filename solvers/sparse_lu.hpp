@@ -8,8 +8,10 @@
 /// pivoting factorisation on the harder shake's Newton matrices, docs/performance.md), unless that
 /// fails or the pivots' spread, min_k |U_kk| / max_k |U_kk| (KLU's rcond, a crude estimate of the
 /// reciprocal condition number), falls below kRepivot times that of the last pivoting
-/// factorisation: the matrix is then factorised with pivoting again. The same matrices give the
-/// same factors and solutions, bit for bit.
+/// factorisation: the matrix is then factorised with pivoting again. A matrix whose pivots'
+/// spread stays below kSingular with pivoting is refused as singular: its solution would keep at
+/// most two digits, and the Newton solvers shift such a matrix instead (nsn.hpp). The same
+/// matrices give the same factors and solutions, bit for bit.
 ///
 /// References: [Davis & Palamadai Natarajan 2010] Algorithm 907: KLU, a direct sparse solver for
 ///             circuit simulation problems, ACM TOMS 37(3).
@@ -26,6 +28,8 @@ class SparseLu {
   /// a refactorisation whose pivots' spread falls below this factor of the last pivoting
   /// factorisation's is done again with pivoting
   static constexpr double kRepivot = 1e-3;
+  /// a matrix whose pivots' spread stays below this with pivoting is taken as singular
+  static constexpr double kSingular = 1e-14;
 
   SparseLu();
   ~SparseLu();

@@ -86,7 +86,7 @@ TEST(SparseLu, ANewPatternIsOrderedAgain) {
   EXPECT_LT(relative_residual(lu, large, b), 1e-14);  // as in the first test
 }
 
-TEST(SparseLu, SingularMatrixIsRefused) {
+TEST(SparseLu, SingularAndNumericallySingularMatricesAreRefused) {
   Eigen::SparseMatrix<double> A(2, 2);
   A.insert(0, 0) = 1.0;
   A.insert(1, 0) = 2.0;
@@ -95,6 +95,11 @@ TEST(SparseLu, SingularMatrixIsRefused) {
   A.makeCompressed();
   SparseLu lu;
   EXPECT_FALSE(lu.factorize(A));
+  // numerically singular: the second pivot is 4e-15 against rows of size 4, a spread of 1e-15
+  A.coeffRef(1, 1) = 4.0 + 4e-15;
+  EXPECT_FALSE(lu.factorize(A));
+  A.coeffRef(1, 1) = 4.1;
+  EXPECT_TRUE(lu.factorize(A));
 }
 
 }  // namespace
