@@ -24,9 +24,9 @@
 /// (after max_halvings the smallest is taken anyway; with min_step > 0, no t ≥ min_step
 /// decreasing it ends the iteration without a step, stalled). J is singular where W is
 /// (redundant contacts all sticking), or numerically so (sparse_lu.hpp's kSingular): the
-/// factorisation then adds ε I, ε growing from 1e-12 of the largest |J_kk| until it succeeds. NSN converges quadratically near a solution, where
-/// Gauss–Seidel is linear and stalls on badly conditioned W; far from it the line search may
-/// stall, which prox.hpp cures by the shift σ.
+/// factorisation then adds ε I, ε growing from 1e-12 of the largest |J_kk| until it succeeds.
+/// NSN converges quadratically near a solution, where Gauss–Seidel is linear and stalls on badly
+/// conditioned W; far from it the line search may stall, which prox.hpp cures by the shift σ.
 ///
 /// References: [Alart & Curnier 1991] CMAME 92; [Acary, Brémond, Huber 2018] On solving contact
 ///             problems with Coulomb friction: formulations and numerical comparisons, Advanced

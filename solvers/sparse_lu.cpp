@@ -19,8 +19,7 @@ struct SparseLu::Klu {
   void free_numeric() {
     if (numeric != nullptr) klu_free_numeric(&numeric, &common);
   }
-  // KLU takes the arrays as non-const; it reads them only
-  static int* indices(const int* p) { return const_cast<int*>(p); }
+  // KLU takes the values as non-const; it reads them only
   static double* values(const double* p) { return const_cast<double*>(p); }
 };
 
@@ -45,8 +44,9 @@ bool SparseLu::factorize(const Eigen::SparseMatrix<double>& A) {
   }
   if (k.numeric == nullptr) return factorize_pivoting(A);
   double* values = Klu::values(A.valuePtr());
+  const double least_rcond = std::max(kRepivot * m_pivoting_rcond, kSingular);
   if (klu_refactor(m_outer.data(), m_inner.data(), values, k.symbolic, k.numeric, &k.common) == 1 &&
-      klu_rcond(k.symbolic, k.numeric, &k.common) == 1 && k.common.rcond >= std::max(kRepivot * m_pivoting_rcond, kSingular))
+      klu_rcond(k.symbolic, k.numeric, &k.common) == 1 && k.common.rcond >= least_rcond)
     return true;
   return factorize_pivoting(A);
 }

@@ -37,7 +37,7 @@ class SparseLu {
   SparseLu& operator=(const SparseLu&) = delete;
 
   /// Factorises A (square, compressed); its pattern is ordered at the first call and whenever it
-  /// differs from the last one's. False if A is singular.
+  /// differs from the last one's. False if A is singular or numerically singular (kSingular).
   bool factorize(const Eigen::SparseMatrix<double>& A);
   /// x of A x = b for the last A factorised (which factorize accepted).
   Eigen::VectorXd solve(const Eigen::VectorXd& b);
